@@ -1,0 +1,31 @@
+"""Russian, Double Russian, Double Rail and Double FreeCell: rules, deals, undo, save format.
+
+Pure Python with no dependencies and no browser imports, so the page (under Pyodide), the
+tests, the solver and the command line all share it. See docs/engine.md.
+"""
+
+from .cards import card_name, card_symbol, is_red, long_name, parse_card, rank, suit
+from .deal import MAX_DEAL
+from .game import Game, SaveError
+from .position import IllegalMove, Move, Position, PositionError, deal
+from .rules import GAMES, GameRules
+
+__all__ = [
+    "GAMES",
+    "MAX_DEAL",
+    "Game",
+    "GameRules",
+    "IllegalMove",
+    "Move",
+    "Position",
+    "PositionError",
+    "SaveError",
+    "card_name",
+    "card_symbol",
+    "deal",
+    "is_red",
+    "long_name",
+    "parse_card",
+    "rank",
+    "suit",
+]
