@@ -40,6 +40,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", choices=sorted(GAMES), metavar="GAME", help=", ".join(GAMES))
     p.add_argument("number", type=deal_number, metavar="N", help=f"deal number 1…{MAX_DEAL}")
     p.set_defaults(run=cmd_deal)
+    try:  # the solver registers `solve` and `survey` on EXTRA_COMMANDS when imported
+        from . import solve_cli  # noqa: F401
+    except ImportError:
+        pass
     for add_commands in EXTRA_COMMANDS:
         add_commands(sub)
     return parser

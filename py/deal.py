@@ -40,7 +40,7 @@ def deal_piles(
     piles: list[list[int]] = [[] for _ in heights]
     it = iter(cards)
     for row in range(max(heights)):
-        for pile, height in zip(piles, heights):
+        for pile, height in zip(piles, heights, strict=True):
             if row < height:
                 pile.append(next(it))
     return piles, list(it)

@@ -7,9 +7,12 @@ tampered save (an illegal move, a card twice) is refused rather than half-loaded
 
 from __future__ import annotations
 
+import json
+import math
 from typing import Any
 
-from .position import IllegalMove, Move, Position, PositionError
+from .deal import MAX_DEAL
+from .position import IllegalMove, Move, Position, PositionError, _short
 from .rules import GAMES
 
 SAVE_FORMAT = 1
@@ -144,6 +147,19 @@ class Game:
             doc["start"] = self.start.to_json()
         return doc
 
+    def to_text(self) -> str:
+        """The save document as JSON text (what the page keeps in localStorage)."""
+        return json.dumps(self.to_json(), separators=(",", ":"))
+
+    @classmethod
+    def from_text(cls, text: str) -> Game:
+        """Read a save from JSON text; raises ``SaveError`` (also for text that is not JSON)."""
+        try:
+            doc = json.loads(text)
+        except (TypeError, ValueError, RecursionError):
+            raise SaveError("The saved game is not readable JSON.") from None
+        return cls.from_json(doc)
+
     @classmethod
     def from_json(cls, doc: Any) -> Game:
         """Rebuild a game from its save, replaying every move; raises ``SaveError``."""
@@ -152,23 +168,26 @@ class Game:
         if doc.get("kind") != SAVE_KIND:
             raise SaveError("This is not a saved solitaire game.")
         version = doc.get("format")
-        if version != SAVE_FORMAT:
+        if type(version) is not int or version != SAVE_FORMAT:
             raise SaveError(
-                f"The saved game has format {version!r}; this version reads format {SAVE_FORMAT}."
+                f"The saved game has format {_short(version)}; "
+                f"this version reads format {SAVE_FORMAT}."
             )
         game_id = doc.get("game")
-        if game_id not in GAMES:
-            raise SaveError(f"The saved game is of an unknown game {game_id!r}.")
+        if not isinstance(game_id, str) or game_id not in GAMES:
+            raise SaveError(f"The saved game is of an unknown game {_short(game_id)}.")
         deal = doc.get("deal")
-        if deal is not None and (
-            not isinstance(deal, int) or isinstance(deal, bool) or not 1 <= deal < 2**31
-        ):
-            raise SaveError(f"The saved deal number {deal!r} is not valid.")
+        if deal is not None and (type(deal) is not int or not 1 <= deal <= MAX_DEAL):
+            raise SaveError(f"The saved deal number {_short(deal)} is not valid.")
         automove = doc.get("automove", True)
         if not isinstance(automove, bool):
             raise SaveError("The saved auto-move setting is not true or false.")
         elapsed = doc.get("elapsed", 0)
-        if not isinstance(elapsed, (int, float)) or isinstance(elapsed, bool) or elapsed < 0:
+        if (
+            not isinstance(elapsed, (int, float))
+            or isinstance(elapsed, bool)
+            or not 0 <= elapsed < math.inf
+        ):
             raise SaveError("The saved playing time is not a number of seconds.")
         if "start" in doc:
             try:
@@ -192,7 +211,9 @@ class Game:
                 number += 1
                 reason = position.why_illegal(move)
                 if reason is not None:
-                    raise SaveError(f"Move {number} ({move}) of the saved game is illegal: {reason}")
+                    raise SaveError(
+                        f"Move {number} ({move}) of the saved game is illegal: {reason}"
+                    )
                 position = position._apply(move)
             game._push(step, position)
         # the redo list must replay from the current position too

@@ -8,11 +8,20 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .cards import card_name, card_symbol, face, is_red, parse_card, rank, suit
-from .deal import deal_piles, shuffled
+from .cards import SUIT_NAMES, card_name, card_symbol, face, is_red, parse_card, rank, suit
+from .deal import MAX_DEAL, deal_piles, shuffled
 from .rules import GAMES, GameRules
 
 Pile = tuple[int, ...]
+
+
+POSITION_FORMAT = 1
+
+
+def _short(value: Any) -> str:
+    """``repr`` for a message, cut short: a tampered document may hold anything."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 class IllegalMove(ValueError):
@@ -32,7 +41,7 @@ class Move(NamedTuple):
 
     source: str
     target: str
-    count: int = 1
+    count: int = 1  # type: ignore[assignment]  # (shadows tuple.count, by design)
 
     def __str__(self) -> str:
         text = f"{self.source}>{self.target}"
@@ -51,15 +60,75 @@ class Move(NamedTuple):
         return cls(source, target, int(count_text))
 
 
-def _split(name: str) -> tuple[str, int]:
-    """``"tableau-3"`` → ``("tableau", 3)``; ``"stock"`` → ``("stock", 0)``; bad → ``("", -1)``."""
+_MAX_INDEX = 64  # pile names up to this index are parsed by a table lookup
+
+
+def _parse_name(name: str) -> tuple[str, int]:
     if name in ("stock", "waste"):
         return name, 0
     kind, dash, index = name.partition("-")
-    if dash and index.isdigit() and kind in ("tableau", "foundation", "cell"):
-        if len(index) == 1 or index[0] != "0":
-            return kind, int(index)
+    if (
+        dash
+        and index.isascii()
+        and index.isdigit()
+        and kind in ("tableau", "foundation", "cell")
+        and (len(index) == 1 or index[0] != "0")
+    ):
+        return kind, int(index)
     return "", -1
+
+
+TABLEAU_NAMES = tuple(f"tableau-{i}" for i in range(_MAX_INDEX))
+FOUNDATION_NAMES = tuple(f"foundation-{i}" for i in range(_MAX_INDEX))
+CELL_NAMES = tuple(f"cell-{i}" for i in range(_MAX_INDEX))
+_NAMES: dict[str, tuple[str, int]] = {
+    name: _parse_name(name)
+    for name in (*TABLEAU_NAMES, *FOUNDATION_NAMES, *CELL_NAMES, "stock", "waste")
+}
+
+
+def _split(name: str) -> tuple[str, int]:
+    """``"tableau-3"`` → ``("tableau", 3)``; ``"stock"`` → ``("stock", 0)``; bad → ``("", -1)``.
+
+    Only the canonical spelling is a pile name: ASCII digits, no leading zero."""
+    found = _NAMES.get(name)
+    return found if found is not None else _parse_name(name)
+
+
+class _Tables(NamedTuple):
+    """Per-game lookup tables for the hot paths (move generation, auto-moves)."""
+
+    n: int  # cards in the game
+    fits: bytes  # fits[card * n + under] == 1 when ``card`` may be built on ``under``
+    below: tuple[tuple[int, ...], ...]  # per face (card % 52): the faces that fit on it
+    per_suit: int  # foundation piles each suit gets
+
+
+_TABLES: dict[int, tuple[GameRules, _Tables]] = {}
+
+
+def _fits_rule(build: str, card: int, under: int) -> bool:
+    if rank(under) != rank(card) + 1:
+        return False
+    if build == "same-suit":
+        return suit(card) == suit(under)
+    if build == "alternate-colour":
+        return is_red(card) != is_red(under)
+    return True
+
+
+def _tables(rules: GameRules) -> _Tables:
+    entry = _TABLES.get(id(rules))
+    if entry is not None and entry[0] is rules:
+        return entry[1]
+    n = rules.cards
+    fits = bytes(_fits_rule(rules.build, card, under) for card in range(n) for under in range(n))
+    below = tuple(
+        tuple(f for f in range(52) if _fits_rule(rules.build, f, under)) for under in range(52)
+    )
+    tables = _Tables(n, fits, below, max(rules.foundations // 4, 1))
+    _TABLES[id(rules)] = (rules, tables)
+    return tables
 
 
 _BUILD_WORDS = {
@@ -72,7 +141,17 @@ _BUILD_WORDS = {
 class Position:
     """Everything on the table. Equal positions have equal piles (the deal number aside)."""
 
-    __slots__ = ("rules", "deal", "tableau", "down", "foundations", "cells", "stock", "waste", "_hash")
+    __slots__ = (
+        "_hash",
+        "cells",
+        "deal",
+        "down",
+        "foundations",
+        "rules",
+        "stock",
+        "tableau",
+        "waste",
+    )
 
     def __init__(
         self,
@@ -161,6 +240,8 @@ class Position:
         return names
 
     def all_cards(self) -> list[int]:
+        """Every card, in the order a position document lists them ("reading order"): tableau
+        piles (face-down cards first), foundations, cells, stock, waste; piles bottom → top."""
         cards = [c for p in self.tableau for c in p]
         cards += [c for p in self.foundations for c in p]
         cards += [c for c in self.cells if c is not None]
@@ -192,18 +273,23 @@ class Position:
 
     def fits_on(self, card: int, under: int) -> bool:
         """Can ``card`` be placed on the tableau card ``under``?"""
-        if rank(under) != rank(card) + 1:
-            return False
-        build = self.rules.build
-        if build == "same-suit":
-            return suit(card) == suit(under)
-        if build == "alternate-colour":
-            return is_red(card) != is_red(under)
-        return True
+        t = _tables(self.rules)
+        return bool(t.fits[card * t.n + under])
 
     def foundation_accepts(self, card: int, pile: Pile) -> bool:
+        """Can ``card`` go on the foundation ``pile`` (a pile of this position)?
+
+        An empty foundation takes an Ace, unless its suit already has all the foundations
+        it gets (Double FreeCell: one per suit, so the second Ace waits for the King)."""
         if not pile:
-            return rank(card) == 1
+            if card % 13:
+                return False
+            per_suit = _tables(self.rules).per_suit
+            if per_suit >= self.rules.decks:
+                return True  # as many foundations per suit as Aces: nothing to check
+            s = suit(card)
+            started = sum(1 for p in self.foundations if p and suit(p[0]) == s)
+            return started < per_suit
         top = pile[-1]
         if suit(top) != suit(card) or len(pile) >= self.rules.foundation_size:
             return False
@@ -213,7 +299,7 @@ class Position:
         """Most cards that may move as one group (the free-cell "supermove" count)."""
         if self.rules.group_limit == "none":
             return 10**6
-        free_cells = sum(1 for c in self.cells if c is None)
+        free_cells = self.cells.count(None)
         empty = sum(1 for p in self.tableau if not p) - (1 if to_empty_pile else 0)
         return (free_cells + 1) << max(empty, 0)
 
@@ -225,71 +311,131 @@ class Position:
             return 0
         if self.rules.group == "any-face-up":
             return len(pile) - self.down[i]
+        t = _tables(self.rules)
+        fits, n_cards = t.fits, t.n
         n = 1
         lowest = self.down[i]
-        for j in range(len(pile) - 1, lowest, -1):
-            if self.fits_on(pile[j], pile[j - 1]):
-                n += 1
-            else:
-                break
+        j = len(pile) - 1
+        while j > lowest and fits[pile[j] * n_cards + pile[j - 1]]:
+            n += 1
+            j -= 1
         return n
+
+    def _foundation_wants(self) -> dict[int, list[int]]:
+        """Face (card % 52) → the foundations that would take it, in order."""
+        rules = self.rules
+        size = rules.foundation_size
+        wants: dict[int, list[int]] = {}
+        empty: list[int] = []
+        started = [0, 0, 0, 0]
+        for f, pile in enumerate(self.foundations):
+            if not pile:
+                empty.append(f)
+                continue
+            top = pile[-1] % 52
+            started[top // 13] += 1
+            if len(pile) >= size:
+                continue
+            want = top + 1 if top % 13 != 12 else top - 12
+            wants.setdefault(want, []).append(f)
+        if empty:
+            per_suit = _tables(rules).per_suit
+            for s in range(4):
+                if per_suit >= rules.decks or started[s] < per_suit:
+                    wants.setdefault(s * 13, []).extend(empty)
+                    wants[s * 13].sort()
+        return wants
 
     def legal_moves(self) -> list[Move]:
         """Every legal move: to foundations first, then tableau, cells, and the stock deal."""
         rules = self.rules
+        t = _tables(rules)
+        fits, n_cards = t.fits, t.n
         moves: list[Move] = []
-        foundations = self.foundations
         tableau = self.tableau
-        # single top cards: tableau tops, waste top, cells
+        down = self.down
         tops = self._tops()
+        # single top cards (tableau tops, waste top, cells) to the foundations
+        wants = self._foundation_wants()
         for source, card in tops:
-            for f, pile in enumerate(foundations):
-                if self.foundation_accepts(card, pile):
-                    moves.append(Move(source, f"foundation-{f}"))
-        # groups from the tableau
+            targets = wants.get(card % 52)
+            if targets:
+                moves.extend([Move(source, FOUNDATION_NAMES[f]) for f in targets])
+        # groups from the tableau: index every movable card by its face
+        any_face_up = rules.group == "any-face-up"
+        movable: dict[int, list[tuple[int, int]]] = {}
+        depth: list[int] = []
         for i, pile in enumerate(tableau):
-            n = self._movable_from(i)
-            source = f"tableau-{i}"
-            for count in range(1, n + 1):
-                card = pile[-count]
-                for t, target in enumerate(tableau):
-                    if t == i:
-                        continue
-                    if target:
-                        if not self.fits_on(card, target[-1]):
-                            continue
-                        if count > self.group_limit(False):
-                            continue
-                    else:
-                        if rules.empty == "king" and rank(card) != 13:
-                            continue
-                        if count > self.group_limit(True):
-                            continue
-                    moves.append(Move(source, f"tableau-{t}", count))
-        # single cards from waste and cells onto the tableau
-        for source, card in tops:
-            if source.startswith("tableau"):
+            n = len(pile)
+            if not n:
+                depth.append(0)
                 continue
-            for t, target in enumerate(tableau):
+            if any_face_up:
+                m = n - down[i]
+            else:
+                m = 1
+                j = n - 1
+                lowest = down[i]
+                while j > lowest and fits[pile[j] * n_cards + pile[j - 1]]:
+                    m += 1
+                    j -= 1
+            depth.append(m)
+            for count in range(1, m + 1):
+                movable.setdefault(pile[-count] % 52, []).append((i, count))
+        limited = rules.group_limit != "none"
+        limit = self.group_limit(False) if limited else n_cards
+        limit_empty = self.group_limit(True) if limited else n_cards
+        kings_only = rules.empty == "king"
+        found: list[tuple[int, int, int]] = []
+        empties: list[int] = []
+        below = t.below
+        for k, target in enumerate(tableau):
+            if not target:
+                empties.append(k)
+                continue
+            for f in below[target[-1] % 52]:
+                for i, count in movable.get(f, ()):
+                    if i != k and count <= limit:
+                        found.append((i, count, k))
+        if empties:
+            for i, m in enumerate(depth):
+                pile = tableau[i]
+                for count in range(1, min(m, limit_empty) + 1):
+                    if kings_only and pile[-count] % 13 != 12:
+                        continue
+                    found.extend([(i, count, k) for k in empties if k != i])
+        found.sort()
+        moves.extend([Move(TABLEAU_NAMES[i], TABLEAU_NAMES[k], count) for i, count, k in found])
+        # single cards from the waste and the cells onto the tableau
+        for source, card in tops:
+            if source[0] == "t":
+                continue
+            for k, target in enumerate(tableau):
                 if target:
-                    if self.fits_on(card, target[-1]):
-                        moves.append(Move(source, f"tableau-{t}"))
-                elif rules.empty == "any" or rank(card) == 13:
-                    moves.append(Move(source, f"tableau-{t}"))
-        # tableau tops into empty cells
-        empty_cells = [k for k, c in enumerate(self.cells) if c is None]
-        if empty_cells:
+                    if fits[card * n_cards + target[-1]]:
+                        moves.append(Move(source, TABLEAU_NAMES[k]))
+                elif not kings_only or card % 13 == 12:
+                    moves.append(Move(source, TABLEAU_NAMES[k]))
+        # top cards into empty cells (from the tableau, then the waste)
+        if None in self.cells:
+            empty_cells = [CELL_NAMES[k] for k, c in enumerate(self.cells) if c is None]
             for i, pile in enumerate(tableau):
                 if pile:
-                    for k in empty_cells:
-                        moves.append(Move(f"tableau-{i}", f"cell-{k}"))
+                    source = TABLEAU_NAMES[i]
+                    moves.extend([Move(source, name) for name in empty_cells])
+            if self.waste:
+                moves.extend([Move("waste", name) for name in empty_cells])
         if self.stock:
             moves.append(Move("stock", "waste"))
         return moves
 
-    def why_illegal(self, move: Move) -> str | None:
-        """``None`` when ``move`` is legal, else the reason, worded for the player."""
+    def why_illegal(self, move: Any) -> str | None:
+        """``None`` when ``move`` is legal, else the reason, worded for the player.
+
+        ``move`` is a ``Move`` (or a 3-tuple); anything else is refused with a reason too."""
         rules = self.rules
+        if isinstance(move, (str, bytes)):
+            return "That is not a move."
         try:
             source, target, count = move
         except (TypeError, ValueError):
@@ -324,10 +470,8 @@ class Position:
             return "There is no card there to move."
         if count > len(cards):
             return f"That pile has only {len(cards)} card{'s' if len(cards) > 1 else ''}."
-        if skind in ("waste", "cell") and count > 1:
-            return "Only the top card of the waste moves." if skind == "waste" else (
-                "A free cell holds one card."
-            )
+        if skind == "waste" and count > 1:
+            return "Only the top card of the waste moves."
         card = cards[-count]
         if skind == "tableau":
             if len(cards) - count < self.down[s]:
@@ -344,7 +488,12 @@ class Position:
             if self.foundation_accepts(card, pile):
                 return None
             if not pile:
-                return "Only an Ace can start a foundation."
+                if rank(card) != 1:
+                    return "Only an Ace can start a foundation."
+                return (
+                    f"The {SUIT_NAMES[suit(card)]} already have their foundation: "
+                    "this Ace goes on it after the King."
+                )
             if len(pile) >= rules.foundation_size:
                 return "That foundation is complete."
             return (
@@ -372,7 +521,7 @@ class Position:
         if skind == "tableau" and count > 1:
             limit = self.group_limit(not pile)
             if count > limit:
-                free = sum(1 for c in self.cells if c is None)
+                free = self.cells.count(None)
                 empty = sum(1 for p in self.tableau if not p) - (0 if pile else 1)
                 return (
                     f"With {free} free cell{'s' if free != 1 else ''} and {empty} empty "
@@ -383,7 +532,7 @@ class Position:
 
     # ----------------------------------------------------------------- playing
 
-    def play(self, move: Move) -> Position:
+    def play(self, move: Any) -> Position:
         """The position after ``move``; raises ``IllegalMove`` with the reason."""
         reason = self.why_illegal(move)
         if reason is not None:
@@ -391,51 +540,43 @@ class Position:
         return self._apply(Move(*move))
 
     def _apply(self, move: Move) -> Position:
-        """Play a move already known to be legal (the solver's fast path)."""
+        """Play a move already known to be legal (the solver's fast path): no checks."""
         source, target, count = move
-        skind, s = _split(source)
-        tkind, t = _split(target)
-        tableau = list(self.tableau)
+        skind, s = _NAMES.get(source) or _split(source)
+        tkind, t = _NAMES.get(target) or _split(target)
+        tableau = self.tableau
         down = self.down
         foundations = self.foundations
         cells = self.cells
         stock = self.stock
         waste = self.waste
+        moving: Pile
         if skind == "tableau":
             pile = tableau[s]
             moving = pile[-count:]
             rest = pile[:-count]
-            tableau[s] = rest
-            if down[s] >= len(rest) and down[s]:
-                d = list(down)
-                d[s] = max(len(rest) - 1, 0)
-                down = tuple(d)
+            tableau = (*tableau[:s], rest, *tableau[s + 1 :])
+            d = down[s]
+            if d and d >= len(rest):  # the new top was face down: turn it
+                down = (*down[:s], len(rest) - 1 if rest else 0, *down[s + 1 :])
         elif skind == "waste":
             moving = waste[-1:]
             waste = waste[:-1]
         elif skind == "cell":
             moving = (cells[s],)  # type: ignore[assignment]
-            c = list(cells)
-            c[s] = None
-            cells = tuple(c)
+            cells = (*cells[:s], None, *cells[s + 1 :])
         else:  # stock
             moving = stock[-1:]
             stock = stock[:-1]
         if tkind == "tableau":
-            tableau[t] = tableau[t] + moving
+            tableau = (*tableau[:t], tableau[t] + moving, *tableau[t + 1 :])
         elif tkind == "foundation":
-            f = list(foundations)
-            f[t] = f[t] + moving
-            foundations = tuple(f)
+            foundations = (*foundations[:t], foundations[t] + moving, *foundations[t + 1 :])
         elif tkind == "cell":
-            c = list(cells)
-            c[t] = moving[0]
-            cells = tuple(c)
+            cells = (*cells[:t], moving[0], *cells[t + 1 :])
         else:  # waste
             waste = waste + moving
-        return Position(
-            self.rules, tuple(tableau), down, foundations, cells, stock, waste, self.deal
-        )
+        return Position(self.rules, tableau, down, foundations, cells, stock, waste, self.deal)
 
     # ----------------------------------------------------------------- automatic play
 
@@ -467,14 +608,14 @@ class Position:
     def _foundation_move(self, source: str, card: int) -> Move | None:
         for f, pile in enumerate(self.foundations):
             if self.foundation_accepts(card, pile):
-                return Move(source, f"foundation-{f}")
+                return Move(source, FOUNDATION_NAMES[f])
         return None
 
     def _tops(self) -> list[tuple[str, int]]:
-        tops = [(f"tableau-{i}", p[-1]) for i, p in enumerate(self.tableau) if p]
+        tops = [(TABLEAU_NAMES[i], p[-1]) for i, p in enumerate(self.tableau) if p]
         if self.waste:
             tops.append(("waste", self.waste[-1]))
-        tops += [(f"cell-{i}", c) for i, c in enumerate(self.cells) if c is not None]
+        tops += [(CELL_NAMES[i], c) for i, c in enumerate(self.cells) if c is not None]
         return tops
 
     def safe_automoves(self) -> list[Move]:
@@ -517,10 +658,13 @@ class Position:
     # ----------------------------------------------------------------- JSON
 
     def to_json(self) -> dict[str, Any]:
-        """The position document of docs/save-format.md; two copies of a card both read as
-        e.g. "QS" (loading numbers the copies in reading order)."""
+        """The position document of docs/save-format.md.
+
+        Both copies of a card are written the same ("QS"); loading numbers them in reading
+        order. When that would not give back this position's numbering, the document also
+        carries ``"copies"``: the deck (0 or 1) of every card in reading order."""
         doc: dict[str, Any] = {
-            "format": 1,
+            "format": POSITION_FORMAT,
             "game": self.rules.id,
             "deal": self.deal,
             "tableau": [
@@ -537,6 +681,18 @@ class Position:
         if self.rules.stock:
             doc["stock"] = [card_name(c) for c in self.stock]
             doc["waste"] = [card_name(c) for c in self.waste]
+        if self.rules.decks > 1:
+            order = self.all_cards()
+            seen: dict[int, int] = {}
+            canonical = True
+            for c in order:
+                copy = seen.get(c % 52, 0)
+                seen[c % 52] = copy + 1
+                if c // 52 != copy:
+                    canonical = False
+                    break
+            if not canonical:
+                doc["copies"] = "".join(str(c // 52) for c in order)
         return doc
 
     @classmethod
@@ -545,34 +701,64 @@ class Position:
         saying what is wrong."""
         if not isinstance(doc, dict):
             raise PositionError("A position must be a JSON object.")
-        if doc.get("format") != 1:
+        version = doc.get("format")
+        if type(version) is not int or version != POSITION_FORMAT:
             raise PositionError(
-                f"Unknown position format {doc.get('format')!r}; this version reads format 1."
+                f"Unknown position format {_short(version)}; "
+                f"this version reads format {POSITION_FORMAT}."
             )
-        rules = GAMES.get(doc.get("game"))  # type: ignore[arg-type]
+        game = doc.get("game")
+        rules = GAMES.get(game) if isinstance(game, str) else None
         if rules is None:
-            raise PositionError(f"Unknown game {doc.get('game')!r}.")
+            raise PositionError(f"Unknown game {_short(game)}; the games are {', '.join(GAMES)}.")
         deal = doc.get("deal")
-        if deal is not None and (
-            not isinstance(deal, int) or isinstance(deal, bool) or not 1 <= deal < 2**31
-        ):
-            raise PositionError(f"Bad deal number {deal!r}.")
-        allowed = {"format", "game", "deal", "tableau", "foundations", "cells", "stock", "waste"}
+        if deal is not None and (type(deal) is not int or not 1 <= deal <= MAX_DEAL):
+            raise PositionError(f"Bad deal number {_short(deal)}: deals run from 1 to {MAX_DEAL}.")
+        allowed = {
+            "format",
+            "game",
+            "deal",
+            "tableau",
+            "foundations",
+            "cells",
+            "stock",
+            "waste",
+            "copies",
+        }
         extra = set(doc) - allowed
         if extra:
-            raise PositionError(f"Unexpected keys: {', '.join(sorted(extra))}.")
+            raise PositionError(f"Unexpected keys: {', '.join(sorted(map(repr, extra)))}.")
+        copies = doc.get("copies")
+        if copies is not None and (
+            not isinstance(copies, str)
+            or len(copies) != rules.cards
+            or not set(copies) <= set("0123456789"[: rules.decks])
+        ):
+            raise PositionError(
+                f"“copies” must be a string of {rules.cards} digits, each below {rules.decks}."
+            )
         seen: dict[int, int] = {}
+        taken: set[int] = set()
 
         def card(text: Any, where: str) -> int:
             try:
                 c = parse_card(text)
             except ValueError as error:
                 raise PositionError(f"{where}: {error}") from None
-            copy = seen.get(c, 0)
-            if copy >= rules.decks:
-                raise PositionError(f"{where}: the card {text} appears too many times.")
-            seen[c] = copy + 1
-            return copy * 52 + c
+            count = seen.get(c, 0)
+            if count >= rules.decks:
+                raise PositionError(
+                    f"{where}: the card {text} appears too many times "
+                    f"({rules.name} has {rules.decks} of each card)."
+                )
+            seen[c] = count + 1
+            if copies is None:
+                return count * 52 + c
+            number = int(copies[len(taken)]) * 52 + c
+            if number in taken:
+                raise PositionError(f"{where}: “copies” gives two {text} the same deck.")
+            taken.add(number)
+            return number
 
         def card_list(value: Any, where: str) -> list[int]:
             if not isinstance(value, list):
@@ -585,7 +771,7 @@ class Position:
         tableau: list[Pile] = []
         down: list[int] = []
         for i, pile_doc in enumerate(tableau_doc):
-            where = f"tableau pile {i + 1}"
+            where = f"Tableau pile {i + 1}"
             if not isinstance(pile_doc, dict) or set(pile_doc) - {"down", "up"}:
                 raise PositionError(f"{where} must be an object with 'down' and 'up'.")
             d = card_list(pile_doc.get("down", []), where)
@@ -597,25 +783,32 @@ class Position:
         f_doc = doc.get("foundations")
         if not isinstance(f_doc, list) or len(f_doc) != rules.foundations:
             raise PositionError(f"{rules.name} has {rules.foundations} foundations.")
-        foundations = [tuple(card_list(p, f"foundation {k + 1}")) for k, p in enumerate(f_doc)]
+        foundations = [tuple(card_list(p, f"Foundation {k + 1}")) for k, p in enumerate(f_doc)]
         cells: list[int | None] = []
         cells_doc = doc.get("cells", [] if not rules.cells else None)
         if rules.cells:
             if not isinstance(cells_doc, list) or len(cells_doc) != rules.cells:
                 raise PositionError(f"{rules.name} has {rules.cells} free cells.")
-            cells = [None if c is None else card(c, f"cell {k + 1}") for k, c in enumerate(cells_doc)]
+            cells = [
+                None if c is None else card(c, f"Free cell {k + 1}")
+                for k, c in enumerate(cells_doc)
+            ]
         elif cells_doc:
             raise PositionError(f"{rules.name} has no free cells.")
         stock: list[int] = []
         waste: list[int] = []
         if rules.stock:
-            stock = card_list(doc.get("stock", []), "stock")
-            waste = card_list(doc.get("waste", []), "waste")
+            stock = card_list(doc.get("stock", []), "The stock")
+            waste = card_list(doc.get("waste", []), "The waste")
         elif doc.get("stock") or doc.get("waste"):
             raise PositionError(f"{rules.name} has no stock or waste.")
         missing = rules.cards - sum(seen.values())
         if missing:
-            raise PositionError(f"{missing} card{'s are' if missing > 1 else ' is'} missing.")
+            absent = [card_name(c) for c in range(52) for _ in range(rules.decks - seen.get(c, 0))]
+            listed = ", ".join(absent[:8]) + (", …" if len(absent) > 8 else "")
+            raise PositionError(
+                f"{missing} card{'s are' if missing > 1 else ' is'} missing: {listed}."
+            )
         position = cls(
             rules,
             tuple(tableau),
@@ -626,12 +819,30 @@ class Position:
             tuple(waste),
             deal,
         )
+        started: dict[int, int] = {}
         for k, pile in enumerate(foundations):
-            built: Pile = ()
-            for c in pile:
-                if not position.foundation_accepts(c, built):
-                    raise PositionError(f"foundation {k + 1} is not built up by suit from an Ace.")
-                built = built + (c,)
+            for n, c in enumerate(pile):
+                top = pile[n - 1] if n else None
+                if top is None:
+                    ok = rank(c) == 1
+                else:
+                    ok = suit(top) == suit(c) and (
+                        rank(c) == rank(top) + 1 or (rank(top) == 13 and rank(c) == 1)
+                    )
+                if not ok or n >= rules.foundation_size:
+                    raise PositionError(
+                        f"Foundation {k + 1} is not built up by suit from an Ace "
+                        f"(at most {rules.foundation_size} cards)."
+                    )
+            if pile:
+                started[suit(pile[0])] = started.get(suit(pile[0]), 0) + 1
+        per_suit = _tables(rules).per_suit
+        for s, n in started.items():
+            if n > per_suit:
+                raise PositionError(
+                    f"{rules.name} has {per_suit} foundation{'s' if per_suit > 1 else ''} "
+                    f"per suit, not {n} of {SUIT_NAMES[s]}."
+                )
         return position
 
 

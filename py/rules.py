@@ -49,15 +49,17 @@ class GameRules:
         dealt = sum(down + up for down, up in self.tableau)
         if dealt > self.cards or (dealt < self.cards and not self.stock):
             raise ValueError(f"{self.id}: the tableau takes {dealt} of {self.cards} cards")
-        if self.foundations * self.foundation_size != self.cards:
-            raise ValueError(f"{self.id}: foundations do not hold every card")
+        if self.foundations * self.foundation_size != self.cards or self.foundations % 4:
+            raise ValueError(f"{self.id}: foundations do not hold every card, suit by suit")
+        if max(len(self.tableau), self.foundations, self.cells) > 64:
+            raise ValueError(f"{self.id}: at most 64 piles of a kind")
 
 
 RUSSIAN = GameRules(
     id="russian",
     name="Russian Solitaire",
     decks=1,
-    tableau=((0, 1),) + tuple((k, 5) for k in range(1, 7)),
+    tableau=((0, 1), *((k, 5) for k in range(1, 7))),
     foundations=4,
     build="same-suit",
     group="any-face-up",
@@ -69,7 +71,7 @@ DOUBLE_RUSSIAN = GameRules(
     id="double-russian",
     name="Double Russian Solitaire",
     decks=2,
-    tableau=((0, 5),) + tuple((k, 6) for k in range(1, 10)),
+    tableau=((0, 5), *((k, 6) for k in range(1, 10))),
     foundations=8,
     build="same-suit",
     group="any-face-up",
@@ -105,4 +107,6 @@ DOUBLE_FREECELL = GameRules(
     summary="Two decks, ten columns, six free cells; each foundation is built Ace to King twice.",
 )
 
-GAMES: dict[str, GameRules] = {g.id: g for g in (RUSSIAN, DOUBLE_RUSSIAN, DOUBLE_RAIL, DOUBLE_FREECELL)}
+GAMES: dict[str, GameRules] = {
+    g.id: g for g in (RUSSIAN, DOUBLE_RUSSIAN, DOUBLE_RAIL, DOUBLE_FREECELL)
+}

@@ -1,0 +1,151 @@
+# Solitaire: build, play and test. Every target is idempotent and quick when nothing changed.
+#
+#   make play    build _site/ and serve it on http://127.0.0.1:$(PORT)/
+#   make test    lint, type-check, unit tests (tests/) and browser tests (e2e/)
+#   make bench   run every bench/*.py
+#
+# See README.md and docs/build.md.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-print-directory
+
+PYTHON ?= python3
+PORT ?= 8000
+VENV := .venv
+VPY := $(VENV)/bin/python
+# A browser for the e2e tests: Debian's chromium when present (e2e/conftest.py looks here too).
+CHROMIUM ?= /usr/bin/chromium
+# Extra arguments: e.g. make test PYTEST_ARGS="-k undo -x"
+PYTEST_ARGS ?=
+UNIT_ARGS ?= -n auto
+E2E_ARGS ?=
+
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+export PYTHONDONTWRITEBYTECODE := 1
+# The engine lives in a folder named py/, which shadows the `py` module that pytest imports
+# whenever the current directory is on sys.path (python -c, python -m ..., xdist workers).
+export PYTHONSAFEPATH := 1
+
+# The dev environment is reinstalled whenever pyproject.toml changes: its stamp names its hash.
+PYPROJECT_HASH := $(shell $(PYTHON) -c "import hashlib; print(hashlib.sha256(open('pyproject.toml','rb').read()).hexdigest()[:12])")
+VENV_BASE := $(VENV)/.stamp-base
+VENV_DEV := $(VENV)/.stamp-dev-$(PYPROJECT_HASH)
+NODE_STAMP := node_modules/.stamp-npm-ci
+
+.PHONY: help play test site serve lint format typecheck unit e2e bench browser venv dev npm clean
+
+help:
+	@echo "make play    build the site and serve it on http://127.0.0.1:$(PORT)/ (PORT=... to change)"
+	@echo "make test    ruff format --check, ruff check, mypy, pytest tests/, pytest e2e/"
+	@echo "make bench   run the benchmarks in bench/"
+	@echo "make site    build _site/ only;  make clean  remove .venv node_modules _site"
+
+# ----------------------------------------------------------------------------- environments
+
+$(VENV_BASE):
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is needed (PYTHON=python3.11 make ...)")'
+	$(PYTHON) -m venv $(VENV)
+	@touch $@
+
+venv: $(VENV_BASE)
+
+$(VENV_DEV): $(VENV_BASE)
+	@echo "installing the dev environment (pyproject.toml changed or first run)"
+	$(VPY) -m pip install --quiet --editable '.[dev]'
+	@rm -f $(VENV)/.stamp-dev-*
+	@touch $@
+
+dev: $(VENV_DEV)
+
+$(NODE_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null || { echo "npm not found: install Node.js 20+ (it is only used to fetch the pinned Pyodide and PyScript)"; exit 1; }
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+npm: $(NODE_STAMP)
+
+# A Chromium for the browser tests: Debian's package when we are root on Debian, else the
+# browser that Playwright downloads into its own cache.
+browser: $(VENV_DEV)
+	@if [ -x "$(CHROMIUM)" ]; then \
+	  echo "browser: $(CHROMIUM)"; \
+	elif [ "$$(id -u)" = 0 ] && grep -qx 'ID=debian' /etc/os-release 2>/dev/null; then \
+	  echo "browser: installing Debian's chromium"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	else \
+	  echo "browser: Playwright's Chromium (playwright install chromium)"; \
+	  $(VPY) -m playwright install chromium; \
+	fi
+
+# ----------------------------------------------------------------------------- build and play
+
+site: $(VENV_BASE) $(NODE_STAMP)
+	$(VPY) tools/build_site.py
+
+play: site
+	$(VPY) tools/serve.py --port $(PORT)
+
+serve:
+	$(VPY) tools/serve.py --port $(PORT)
+
+# ----------------------------------------------------------------------------- checks
+
+TOOL_MODULES := $(patsubst tools/%.py,-m %,$(wildcard tools/*.py))
+
+format: $(VENV_DEV)
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+lint: $(VENV_DEV)
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/ruff check .
+
+# mypy cannot see through the editable install's import hook, so it reads the package through
+# a `.typecheck/solitaire -> ../py` symlink on MYPYPATH.
+typecheck: $(VENV_DEV)
+	@mkdir -p .typecheck && ln -sfn ../py .typecheck/solitaire
+	MYPYPATH=.typecheck:tools:e2e $(VENV)/bin/mypy -p solitaire $(TOOL_MODULES) -m conftest -m harness -m test_harness
+
+# pytest exit code 5 means "no test collected": for us that is a failure, never a pass.
+define run_pytest
+	@test -d $(1) || { echo "$(1)/ is missing"; exit 1; }
+	@rc=0; $(VENV)/bin/pytest $(1) $(2) $(PYTEST_ARGS) || rc=$$?; \
+	if [ $$rc = 5 ]; then echo "pytest: no test collected in $(1)/"; exit 1; fi; exit $$rc
+endef
+
+unit: $(VENV_DEV)
+	$(call run_pytest,tests,$(UNIT_ARGS))
+
+# make test builds _site/ first; the e2e tests serve exactly that build (SOLITAIRE_SITE).
+e2e: $(VENV_DEV) browser site
+	SOLITAIRE_SITE=_site $(MAKE) _e2e
+
+_e2e:
+	$(call run_pytest,e2e,$(E2E_ARGS))
+
+# Every step runs even when an earlier one failed, so one run reports every problem; the
+# exit status is non-zero when any step failed.
+test: $(VENV_DEV) $(NODE_STAMP) browser
+	@start=$$(date +%s); failed=""; \
+	for step in site lint typecheck unit; do \
+	  $(MAKE) $$step || failed="$$failed $$step"; \
+	done; \
+	SOLITAIRE_SITE=_site $(MAKE) _e2e || failed="$$failed e2e"; \
+	took=$$(( $$(date +%s) - start )); \
+	if [ -n "$$failed" ]; then echo "make test: FAILED:$$failed ($$took s)"; exit 1; fi; \
+	echo "make test: all checks passed ($$took s)"
+
+# ----------------------------------------------------------------------------- benchmarks
+
+bench: $(VENV_DEV) $(NODE_STAMP) browser site
+	@shopt -s nullglob; scripts=(bench/*.py); \
+	if [ $${#scripts[@]} = 0 ]; then echo "bench: no bench/*.py yet"; exit 0; fi; \
+	for s in "$${scripts[@]}"; do \
+	  case "$$(basename $$s)" in _*|conftest.py) continue;; esac; \
+	  echo "== $$s"; $(VPY) "$$s"; \
+	done
+
+clean:
+	rm -rf $(VENV) node_modules _site .pytest_cache .mypy_cache .ruff_cache

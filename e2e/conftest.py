@@ -1,0 +1,201 @@
+"""The browser-test harness: every e2e test drives a real Chromium against the built site.
+
+Fixtures (helpers such as ``open_game`` are in harness.py; see docs/build.md):
+
+- ``site_dir`` (session): the built site. ``make test`` builds ``_site/`` and passes
+  ``SOLITAIRE_SITE=_site`` so that the tests check exactly that build; a plain ``pytest e2e``
+  builds the site afresh into a temporary folder.
+- ``site_server`` (session), ``base_url``: the site served on 127.0.0.1 on a free port.
+- ``browser`` (session): Chromium (``/usr/bin/chromium`` when present, else Playwright's own; or
+  ``$CHROMIUM``), launched so that it cannot resolve any host but localhost.
+- ``context``, ``page`` (per test): a fresh browser context (base URL = the local site, service
+  workers blocked so that every request is seen) whose requests to anything but the local
+  server are aborted. At teardown the test FAILS if any request was blocked, any local request
+  got an HTTP error, or any console error or uncaught page error happened;
+  ``watch.allow_console(regex)`` excuses an expected one. A failed test leaves a screenshot in
+  test-results/.
+- ``offline_site``: a stoppable server of its own and a context where service workers are
+  allowed, for the "plays offline after the first visit" test.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import sys
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
+
+ROOT = Path(__file__).resolve().parent.parent
+for _path in (ROOT / "tools", Path(__file__).resolve().parent):
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
+
+import build_site  # noqa: E402
+from harness import (  # noqa: E402
+    ARTIFACTS,
+    BOOT_TIMEOUT_MS,
+    CHROMIUM_ARGS,
+    DEBIAN_CHROMIUM,
+    VIEWPORT,
+    Watch,
+    guard,
+    origin,
+)
+from serve import SiteServer  # noqa: E402
+
+_CALL_FAILED = pytest.StashKey[bool]()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    here = Path(__file__).resolve().parent
+    for item in items:
+        if here in item.path.resolve().parents:
+            item.add_marker(pytest.mark.e2e)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    if report.when == "call":
+        item.stash[_CALL_FAILED] = report.failed
+    return report
+
+
+@pytest.fixture(scope="session")
+def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The built site: $SOLITAIRE_SITE (as built by make), else a fresh build in a temp folder."""
+    given = os.environ.get("SOLITAIRE_SITE")
+    if given:
+        path = Path(given) if Path(given).is_absolute() else ROOT / given
+        if not (path / "sw.js").is_file():
+            pytest.fail(f"SOLITAIRE_SITE={given}: no built site there (run make site)")
+        return path
+    out = tmp_path_factory.mktemp("site")
+    try:
+        build_site.build(out, require_index=False)
+    except build_site.BuildError as exc:
+        pytest.fail(f"cannot build the site: {exc}", pytrace=False)
+    return out
+
+
+@pytest.fixture(scope="session")
+def site_server(site_dir: Path) -> Iterator[SiteServer]:
+    with SiteServer(site_dir) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def base_url(site_server: SiteServer) -> str:
+    """``http://127.0.0.1:PORT/``: the site's root URL."""
+    return site_server.url
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as pw:
+        yield pw
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    chromium = os.environ.get("CHROMIUM", DEBIAN_CHROMIUM)
+    browser = playwright.chromium.launch(
+        executable_path=chromium if chromium and Path(chromium).exists() else None,
+        args=CHROMIUM_ARGS,
+        headless=os.environ.get("HEADED") != "1",
+    )
+    yield browser
+    browser.close()
+
+
+@pytest.fixture
+def watch() -> Watch:
+    """The record of the test's browser context; ``watch.allow_console(regex)`` to excuse."""
+    return Watch()
+
+
+@pytest.fixture
+def context(browser: Browser, site_server: SiteServer, watch: Watch) -> Iterator[BrowserContext]:
+    """A fresh context: base URL = the local site, service workers blocked, network guarded."""
+    ctx = browser.new_context(base_url=site_server.url, service_workers="block", viewport=VIEWPORT)
+    watch.origins.add(origin(site_server.url))
+    guard(ctx, watch)
+    yield ctx
+    ctx.close()
+
+
+def _finish(request: pytest.FixtureRequest, page: Page, watch: Watch) -> None:
+    """Teardown: a screenshot when the test failed, then fail on anything recorded."""
+    if request.node.stash.get(_CALL_FAILED, False) and not page.is_closed():
+        ARTIFACTS.mkdir(exist_ok=True)
+        name = re.sub(r"[^\w.-]+", "_", request.node.nodeid)[-150:]
+        with contextlib.suppress(PlaywrightError):
+            page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    problems = watch.problems()
+    if problems:
+        pytest.fail(watch.report(problems), pytrace=False)
+
+
+@pytest.fixture
+def page(request: pytest.FixtureRequest, context: BrowserContext, watch: Watch) -> Iterator[Page]:
+    """A page in a fresh guarded context; the test fails at teardown on any recorded problem."""
+    pg = context.new_page()
+    yield pg
+    _finish(request, pg, watch)
+
+
+@dataclass
+class OfflineSite:
+    """A site served by a server of its own, in a context where service workers are allowed.
+
+    Usage: ``open_game(o.page)``; ``o.go_offline()``; ``o.page.reload()``; ``wait_ready(o.page)``.
+    """
+
+    server: SiteServer
+    context: BrowserContext
+    page: Page
+    watch: Watch
+
+    def wait_controlled(self, timeout_ms: int = BOOT_TIMEOUT_MS) -> None:
+        """Wait until the service worker has precached the site and controls the page."""
+        self.page.wait_for_function(
+            "() => navigator.serviceWorker.controller !== null", timeout=timeout_ms
+        )
+
+    def go_offline(self) -> None:
+        """Wait for the service worker, then stop the server and cut the network."""
+        self.wait_controlled()
+        self.server.stop()
+        self.context.set_offline(True)
+
+
+@pytest.fixture
+def offline_root(site_dir: Path) -> Path:
+    """The folder that ``offline_site`` serves (a test module may override this fixture)."""
+    return site_dir
+
+
+@pytest.fixture
+def offline_site(
+    request: pytest.FixtureRequest, browser: Browser, offline_root: Path, watch: Watch
+) -> Iterator[OfflineSite]:
+    server = SiteServer(offline_root).start()
+    ctx = browser.new_context(base_url=server.url, service_workers="allow", viewport=VIEWPORT)
+    watch.origins.add(origin(server.url))
+    guard(ctx, watch)
+    pg = ctx.new_page()
+    try:
+        yield OfflineSite(server, ctx, pg, watch)
+        _finish(request, pg, watch)
+    finally:
+        ctx.close()
+        server.stop()

@@ -1,0 +1,170 @@
+"""Helpers for the browser tests (the fixtures are in conftest.py).
+
+``from harness import open_game, wait_ready`` in an e2e test; see docs/build.md.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import (
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    Request,
+    Response,
+    Route,
+    ViewportSize,
+    WebError,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: Debian's Chromium, used when it exists (else Playwright's own browser).
+DEBIAN_CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+    "--disable-dev-shm-usage",
+    # Nothing but the local server can even be resolved (this also covers requests that
+    # Playwright's routing cannot see, such as a service worker's own fetches).
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1",
+]
+#: Cold Pyodide boot is 3-5 s on the CI machine; leave room for a loaded 2-core box.
+BOOT_TIMEOUT_MS = 60_000
+ACTION_TIMEOUT_MS = 15_000
+VIEWPORT: ViewportSize = {"width": 1280, "height": 800}
+ARTIFACTS = ROOT / "test-results"
+
+
+def origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+@dataclass
+class Watch:
+    """What a browser context did that a clean run never does."""
+
+    origins: set[str] = field(default_factory=set)  # "http://127.0.0.1:PORT"
+    blocked: list[str] = field(default_factory=list)
+    http_errors: list[str] = field(default_factory=list)
+    console_errors: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+    failed_requests: list[str] = field(default_factory=list)  # diagnostics only
+    console: list[str] = field(default_factory=list)  # every console line, for reports
+    requested: list[str] = field(default_factory=list)  # every URL requested, in order
+    allowed: list[re.Pattern[str]] = field(default_factory=list)
+
+    def allow_console(self, pattern: str) -> None:
+        """Excuse console errors and page errors matching ``pattern`` (deliberate errors)."""
+        self.allowed.append(re.compile(pattern))
+
+    def is_local(self, url: str) -> bool:
+        return origin(url) in self.origins
+
+    def local_paths(self) -> list[str]:
+        """Site-relative paths of the local requests made so far (no duplicates, in order)."""
+        seen: dict[str, None] = {}
+        for url in self.requested:
+            if self.is_local(url):
+                seen.setdefault(urlsplit(url).path.lstrip("/") or "index.html", None)
+        return list(seen)
+
+    def problems(self) -> list[str]:
+        def excused(text: str) -> bool:
+            return any(p.search(text) for p in self.allowed)
+
+        out = [f"blocked non-local request: {u}" for u in self.blocked]
+        out += [f"HTTP error: {u}" for u in self.http_errors]
+        out += [f"console error: {t}" for t in self.console_errors if not excused(t)]
+        out += [f"page error: {t}" for t in self.page_errors if not excused(t)]
+        return out
+
+    def report(self, problems: list[str]) -> str:
+        lines = ["the browser did something a clean run never does:"]
+        lines += [f"  - {p}" for p in problems]
+        if self.failed_requests:
+            lines.append("failed requests:")
+            lines += [f"    {r}" for r in self.failed_requests[-20:]]
+        if self.console:
+            lines.append("last console lines:")
+            lines += [f"    {c}" for c in self.console[-30:]]
+        return "\n".join(lines)
+
+    def assert_clean(self) -> None:
+        """Fail now (rather than at teardown) if anything was recorded."""
+        problems = self.problems()
+        if problems:
+            pytest.fail(self.report(problems), pytrace=False)
+
+    # -- listeners
+
+    def on_console(self, msg: ConsoleMessage) -> None:
+        where = msg.location.get("url", "") if msg.location else ""
+        text = msg.text + (f"  [{where}]" if where else "")
+        self.console.append(f"{msg.type}: {text}")
+        if msg.type == "error":
+            self.console_errors.append(text)
+
+    def on_web_error(self, error: WebError) -> None:
+        self.page_errors.append(f"{error.error.name}: {error.error.message}")
+
+    def on_request(self, request: Request) -> None:
+        self.requested.append(request.url)
+
+    def on_response(self, response: Response) -> None:
+        if response.status >= 400 and self.is_local(response.url):
+            self.http_errors.append(f"{response.status} {response.url}")
+
+    def on_request_failed(self, request: Request) -> None:
+        self.failed_requests.append(f"{request.failure} {request.url}")
+
+
+def guard(context: BrowserContext, watch: Watch) -> None:
+    """Abort and record every request not for ``watch.origins``; record errors and requests."""
+
+    def route(route: Route) -> None:
+        url = route.request.url
+        if watch.is_local(url) or url.startswith(("data:", "blob:")):
+            route.continue_()
+        else:
+            watch.blocked.append(url)
+            route.abort("blockedbyclient")
+
+    context.route("**/*", route)
+    context.on("console", watch.on_console)
+    context.on("weberror", watch.on_web_error)
+    context.on("request", watch.on_request)
+    context.on("response", watch.on_response)
+    context.on("requestfailed", watch.on_request_failed)
+    context.set_default_timeout(ACTION_TIMEOUT_MS)
+    context.set_default_navigation_timeout(BOOT_TIMEOUT_MS)
+
+
+def open_game(
+    page: Page, game: str = "russian", deal: int = 1, *, timeout_ms: int = BOOT_TIMEOUT_MS
+) -> None:
+    """Open ``#game/deal`` (relative to the context's base URL) and wait until Python is ready."""
+    page.goto(f"./#{game}/{deal}", wait_until="domcontentloaded", timeout=timeout_ms)
+    wait_ready(page, timeout_ms=timeout_ms)
+
+
+def wait_ready(page: Page, *, timeout_ms: int = BOOT_TIMEOUT_MS) -> None:
+    """Wait for ``<html data-app="ready">``; fail with the page's own message on "failed"."""
+    page.wait_for_function(
+        "() => ['ready', 'failed'].includes(document.documentElement.dataset.app)",
+        timeout=timeout_ms,
+    )
+    state = page.evaluate("document.documentElement.dataset.app")
+    if state != "ready":
+        text = page.evaluate("(document.getElementById('boot-error-text') || {}).textContent || ''")
+        pytest.fail(f"the game did not start (data-app={state!r}): {text}", pytrace=False)

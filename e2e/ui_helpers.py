@@ -1,0 +1,161 @@
+"""Helpers for the UI's browser tests: read the table from the DOM, compare it with the engine,
+find moves with the engine, and seed localStorage (the page's save format is in docs/ui.md)."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from playwright.sync_api import Locator, Page
+
+from solitaire import Game, Move, Position, card_name
+
+#: The page's localStorage keys (py/web/store.py).
+KEY_SETTINGS = "solitaire.settings"
+KEY_LAST = "solitaire.last"
+
+
+def game_key(game: str) -> str:
+    return f"solitaire.game.{game}"
+
+
+def stats_key(game: str) -> str:
+    return f"solitaire.stats.{game}"
+
+
+def saved_doc(game: Game, counted: bool = False, recorded: bool = False) -> str:
+    """The page's wrapper around the engine's save format, as stored in localStorage."""
+    return json.dumps({"v": 1, "save": game.to_json(), "counted": counted, "recorded": recorded})
+
+
+# ----------------------------------------------------------------------------- reading the DOM
+
+READ_PILES = """() => {
+  const out = {};
+  for (const pile of document.querySelectorAll('#board [data-pile]')) {
+    out[pile.dataset.pile] = [...pile.querySelectorAll('.card')].map(
+      c => c.dataset.face === 'down' ? 'down' : (c.dataset.card || '?'));
+  }
+  return out;
+}"""
+
+
+def dom_piles(page: Page) -> dict[str, list[str]]:
+    """Each pile's cards, bottom to top: "QS" for a face-up card, "down" for a face-down one."""
+    return page.evaluate(READ_PILES)  # type: ignore[no-any-return]
+
+
+def engine_piles(position: Position) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for name in position.pile_names():
+        cards = position.pile(name)
+        if name.startswith("tableau"):
+            down = position.down[int(name.split("-")[1])]
+        elif name == "stock":
+            down = len(cards)
+        else:
+            down = 0
+        out[name] = ["down" if i < down else card_name(c) for i, c in enumerate(cards)]
+    return out
+
+
+def wait_table(page: Page, position: Position, timeout: float = 8.0) -> None:
+    """Wait until the DOM shows ``position`` (auto-moves are animated one after another)."""
+    want = engine_piles(position)
+    deadline = time.monotonic() + timeout
+    got = dom_piles(page)
+    while got != want:
+        if time.monotonic() > deadline:
+            diff = {k: (got.get(k), v) for k, v in want.items() if got.get(k) != v}
+            raise AssertionError(f"the table does not show the expected position: {diff}")
+        page.wait_for_timeout(50)
+        got = dom_piles(page)
+
+
+def board(page: Page) -> dict[str, str]:
+    return page.evaluate(  # type: ignore[no-any-return]
+        "() => ({...document.getElementById('board').dataset})"
+    )
+
+
+def card(page: Page, pile: str, index: int) -> Locator:
+    return page.locator(f'#board [data-pile="{pile}"] .card').nth(index)
+
+
+def pile_el(page: Page, pile: str) -> Locator:
+    return page.locator(f'#board [data-pile="{pile}"]')
+
+
+def click_card(page: Page, pile: str, index: int) -> None:
+    """Click the visible strip at the top of a card (cards above it hide the rest)."""
+    card(page, pile, index).click(position={"x": 12, "y": 6})
+
+
+def click_pile(page: Page, pile: str) -> None:
+    """Click a pile where a player would: its top card, or the empty slot."""
+    cards = page.locator(f'#board [data-pile="{pile}"] .card')
+    n = cards.count()
+    if n:
+        box = cards.nth(n - 1).bounding_box()
+        assert box is not None
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    else:
+        pile_el(page, pile).click(position={"x": 10, "y": 10})
+
+
+def drag(page: Page, source: str, index: int, target: str, steps: int = 8) -> None:
+    """Press on a card's visible strip, move over the target pile's top card, release."""
+    box = card(page, source, index).bounding_box()
+    assert box is not None
+    x0, y0 = box["x"] + box["width"] / 2, box["y"] + 6
+    cards = page.locator(f'#board [data-pile="{target}"] .card')
+    n = cards.count()
+    tbox = (cards.nth(n - 1) if n else pile_el(page, target)).bounding_box()
+    assert tbox is not None
+    x1, y1 = tbox["x"] + tbox["width"] / 2, tbox["y"] + min(tbox["height"] / 2, 40)
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move(x1, y1, steps=steps)
+    page.mouse.up()
+
+
+# ----------------------------------------------------------------------------- finding moves
+
+
+def first_move(position: Position, want: Any) -> Move:
+    """The first legal move for which ``want(move)`` is true."""
+    for move in position.legal_moves():
+        if want(move):
+            return move
+    raise AssertionError("no such move in this deal")
+
+
+def tableau_move(position: Position, count: int = 1) -> Move:
+    """A tableau-to-tableau move of ``count`` cards onto a non-empty pile."""
+
+    def ok(m: Move) -> bool:
+        return (
+            m.source.startswith("tableau")
+            and m.target.startswith("tableau")
+            and m.count == count
+            and bool(position.pile(m.target))
+        )
+
+    return first_move(position, ok)
+
+
+def seed_storage(page: Page, items: dict[str, str]) -> None:
+    """Write localStorage for the site's origin before the game page loads (a light page of
+    the same origin, so that Python is not started twice)."""
+    page.goto("./manifest.webmanifest", wait_until="domcontentloaded")
+    page.evaluate(
+        "items => { localStorage.clear(); for (const [k, v] of Object.entries(items)) "
+        "localStorage.setItem(k, v); }",
+        items,
+    )
+
+
+def storage(page: Page, key: str) -> Any:
+    text = page.evaluate("k => localStorage.getItem(k)", key)
+    return None if text is None else json.loads(text)

@@ -1,0 +1,183 @@
+"""``python -m solitaire solve`` and ``python -m solitaire survey``: the solver from a terminal.
+
+Registered on ``solitaire.cli.EXTRA_COMMANDS`` when this module is imported (the CLI imports
+it, guarded, when it builds its parser).
+
+Exit codes of ``solve``: 0 winnable, 1 unwinnable, 2 usage error or bad position,
+3 unknown (the budget ran out).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from typing import Any
+
+from .position import Position, PositionError
+from .rules import GAMES
+from .solver import UNKNOWN, UNWINNABLE, WINNABLE, Result, solve
+
+EXIT = {WINNABLE: 0, UNWINNABLE: 1, UNKNOWN: 3}
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    if args.game == "-":
+        try:
+            position = Position.from_json(json.load(sys.stdin))
+        except (ValueError, PositionError) as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+    else:
+        if args.game not in GAMES:
+            print(f"error: unknown game {args.game!r}; known: {', '.join(GAMES)}", file=sys.stderr)
+            return 2
+        if args.number is None:
+            print("error: give a deal number N after the game", file=sys.stderr)
+            return 2
+        from .cli import deal_number
+
+        try:
+            number = deal_number(args.number)
+        except argparse.ArgumentTypeError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+        position = Position.deal_of(args.game, number)
+    result = solve(position, args.budget)
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print(f"{result.result} ({result.nodes} positions, {result.seconds:.2f} s)")
+        if result.line is not None:
+            print(" ".join(str(m) for m in result.line))
+    return EXIT[result.result]
+
+
+# --------------------------------------------------------------------------- survey
+
+
+def _solve_one(job: tuple[str, int, float]) -> dict[str, Any]:
+    game, deal, budget = job
+    result: Result = solve(Position.deal_of(game, deal), budget)
+    return {
+        "game": game,
+        "deal": deal,
+        "result": result.result,
+        "nodes": result.nodes,
+        "seconds": round(result.seconds, 3),
+        "moves": None if result.line is None else len(result.line),
+        "budget": budget,
+    }
+
+
+def done_deals(path: str) -> set[int]:
+    """Deals already in a survey output file (a torn last line is ignored)."""
+    seen: set[int] = set()
+    if not os.path.exists(path):
+        return seen
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            try:
+                seen.add(int(json.loads(line)["deal"]))
+            except (ValueError, KeyError, TypeError):
+                continue
+    return seen
+
+
+def survey(
+    game: str,
+    first: int,
+    last: int,
+    budget: float,
+    out: str | None,
+    jobs: int | None,
+    quiet: bool = False,
+) -> int:
+    todo = list(range(first, last + 1))
+    if out:
+        skip = done_deals(out)
+        todo = [d for d in todo if d not in skip]
+        # a torn last line (interrupted write) must not glue onto the next record
+        if os.path.exists(out) and os.path.getsize(out):
+            with open(out, "rb") as f:
+                f.seek(-1, os.SEEK_END)
+                torn = f.read(1) != b"\n"
+            if torn:
+                with open(out, "a", encoding="utf-8") as f:
+                    f.write("\n")
+    sink = open(out, "a", encoding="utf-8") if out else sys.stdout  # noqa: SIM115
+    counts = {WINNABLE: 0, UNWINNABLE: 0, UNKNOWN: 0}
+    t0 = time.time()
+    jobs_list = [(game, d, budget) for d in todo]
+    try:
+        if (jobs or os.cpu_count() or 1) > 1 and len(jobs_list) > 1:
+            import multiprocessing
+
+            with multiprocessing.Pool(jobs or os.cpu_count()) as pool:
+                for rec in pool.imap_unordered(_solve_one, jobs_list, chunksize=1):
+                    _emit(sink, rec, counts)
+        else:
+            for job in jobs_list:
+                _emit(sink, _solve_one(job), counts)
+    finally:
+        if out:
+            sink.close()
+    if not quiet:
+        print(
+            f"{game} {first}-{last}: {len(todo)} solved now in {time.time() - t0:.0f} s: "
+            + ", ".join(f"{k} {v}" for k, v in counts.items()),
+            file=sys.stderr,
+        )
+    return 0
+
+
+def _emit(sink: Any, rec: dict[str, Any], counts: dict[str, int]) -> None:
+    sink.write(json.dumps(rec) + "\n")
+    sink.flush()
+    counts[rec["result"]] += 1
+
+
+def cmd_survey(args: argparse.Namespace) -> int:
+    if args.game not in GAMES:
+        print(f"error: unknown game {args.game!r}", file=sys.stderr)
+        return 2
+    if not 1 <= args.first <= args.last:
+        print("error: need 1 <= FROM <= TO", file=sys.stderr)
+        return 2
+    return survey(args.game, args.first, args.last, args.budget, args.out, args.jobs)
+
+
+def add_commands(sub: Any) -> None:
+    p = sub.add_parser(
+        "solve",
+        help="decide whether a deal (or a position JSON on stdin) can be won",
+        description="Exit code: 0 winnable, 1 unwinnable, 3 unknown (budget), 2 error.",
+    )
+    p.add_argument("game", metavar="GAME", help=f"{', '.join(GAMES)}, or - to read a position JSON")
+    p.add_argument("number", nargs="?", metavar="N", help="deal number")
+    p.add_argument("--budget", type=float, default=60.0, metavar="SECONDS")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=cmd_solve)
+    s = sub.add_parser(
+        "survey",
+        help="solve a range of deals in parallel, one JSON line per deal (resumable)",
+    )
+    s.add_argument("game", metavar="GAME")
+    s.add_argument("first", type=int, metavar="FROM")
+    s.add_argument("last", type=int, metavar="TO")
+    s.add_argument("--budget", type=float, default=10.0, metavar="SECONDS")
+    s.add_argument("--out", metavar="FILE", help="append JSON lines here; deals in it are skipped")
+    s.add_argument("--jobs", type=int, default=None, metavar="N", help="processes (default: cores)")
+    s.set_defaults(run=cmd_survey)
+
+
+def _register() -> None:
+    from . import cli
+
+    if add_commands not in cli.EXTRA_COMMANDS:
+        cli.EXTRA_COMMANDS.append(add_commands)
+
+
+_register()

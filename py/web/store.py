@@ -1,0 +1,283 @@
+"""What the page keeps between visits, in ``localStorage`` (or anything with the same three
+methods: ``getItem``, ``setItem``, ``removeItem``).
+
+Keys (all JSON):
+
+- ``solitaire.settings``: ``{"automove": bool, "fourColor": bool, "theme": "system"|"light"|"dark"}``
+- ``solitaire.last``: ``{"game": id}``, the game shown last
+- ``solitaire.game.<id>``: ``{"v": 1, "save": <Game.to_json()>, "counted": bool, "recorded": bool}``;
+  ``counted``: this deal already counts as played; ``recorded``: its win is in the statistics
+- ``solitaire.stats.<id>``: ``{"played", "won", "streak", "bestStreak": int, "bestTime": float|null,
+  "fewestMoves": int|null}``
+
+A value that cannot be read (not JSON, wrong shape, a save the engine refuses) is removed and
+a sentence saying so is added to ``Store.notices``; the page shows them and starts anyway.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from typing import Any, Protocol
+
+from ..game import Game, SaveError
+from ..rules import GAMES
+
+PREFIX = "solitaire."
+THEMES = ("system", "light", "dark")
+
+
+class Backend(Protocol):
+    def getItem(self, key: str) -> Any: ...  # noqa: N802 (the Web Storage API's names)
+    def setItem(self, key: str, value: str) -> Any: ...  # noqa: N802
+    def removeItem(self, key: str) -> Any: ...  # noqa: N802
+
+
+class MemoryBackend:
+    """A dict with the Web Storage methods: for tests, and when localStorage is unavailable."""
+
+    def __init__(self, data: dict[str, str] | None = None) -> None:
+        self.data: dict[str, str] = dict(data or {})
+
+    def getItem(self, key: str) -> str | None:  # noqa: N802
+        return self.data.get(key)
+
+    def setItem(self, key: str, value: str) -> None:  # noqa: N802
+        self.data[key] = value
+
+    def removeItem(self, key: str) -> None:  # noqa: N802
+        self.data.pop(key, None)
+
+
+@dataclass
+class Settings:
+    automove: bool = True
+    four_color: bool = False
+    theme: str = "system"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"automove": self.automove, "fourColor": self.four_color, "theme": self.theme}
+
+    @classmethod
+    def from_json(cls, doc: Any) -> Settings:
+        if not isinstance(doc, dict):
+            raise ValueError("not an object")
+        s = cls()
+        automove = doc.get("automove", True)
+        four = doc.get("fourColor", False)
+        theme = doc.get("theme", "system")
+        if not isinstance(automove, bool) or not isinstance(four, bool) or theme not in THEMES:
+            raise ValueError("unexpected values")
+        s.automove, s.four_color, s.theme = automove, four, theme
+        return s
+
+
+@dataclass
+class Stats:
+    played: int = 0
+    won: int = 0
+    streak: int = 0
+    best_streak: int = 0
+    best_time: float | None = None
+    fewest_moves: int | None = None
+
+    @property
+    def win_rate(self) -> float | None:
+        return self.won / self.played if self.played else None
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        return {
+            "played": d["played"],
+            "won": d["won"],
+            "streak": d["streak"],
+            "bestStreak": d["best_streak"],
+            "bestTime": d["best_time"],
+            "fewestMoves": d["fewest_moves"],
+        }
+
+    @classmethod
+    def from_json(cls, doc: Any) -> Stats:
+        if not isinstance(doc, dict):
+            raise ValueError("not an object")
+
+        def count(key: str) -> int:
+            v = doc.get(key, 0)
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                raise ValueError(f"{key} is not a count")
+            return v
+
+        def optional(key: str, kind: type) -> Any:
+            v = doc.get(key)
+            if v is None:
+                return None
+            if isinstance(v, bool) or not isinstance(v, (int, float) if kind is float else int):
+                raise ValueError(f"{key} is not a number")
+            if v < 0:
+                raise ValueError(f"{key} is negative")
+            return kind(v)
+
+        s = cls(
+            played=count("played"),
+            won=count("won"),
+            streak=count("streak"),
+            best_streak=count("bestStreak"),
+            best_time=optional("bestTime", float),
+            fewest_moves=optional("fewestMoves", int),
+        )
+        if s.won > s.played or s.streak > s.won or s.best_streak > s.won or s.streak > s.best_streak:
+            raise ValueError("the numbers do not add up")
+        return s
+
+    # ------------------------------------------------------------- events
+
+    def record_played(self) -> None:
+        self.played += 1
+
+    def record_abandoned(self) -> None:
+        """A counted deal left unfinished (a new deal replaced it): the streak ends."""
+        self.streak = 0
+
+    def record_win(self, seconds: float, moves: int) -> dict[str, bool]:
+        """Count a win; returns which records it set (for the celebration)."""
+        self.won += 1
+        self.streak += 1
+        records = {
+            "streak": self.streak > self.best_streak,
+            "time": self.best_time is None or seconds < self.best_time,
+            "moves": self.fewest_moves is None or moves < self.fewest_moves,
+        }
+        self.best_streak = max(self.best_streak, self.streak)
+        if records["time"]:
+            self.best_time = round(seconds, 1)
+        if records["moves"]:
+            self.fewest_moves = moves
+        return records
+
+
+@dataclass
+class Saved:
+    """A game in progress as the page keeps it."""
+
+    game: Game
+    counted: bool = False
+    recorded: bool = False
+
+
+class Store:
+    def __init__(self, backend: Backend) -> None:
+        self.backend = backend
+        self.notices: list[str] = []
+
+    # ------------------------------------------------------------- raw access
+
+    def _read(self, key: str) -> Any:
+        """The parsed JSON under ``key``; None when absent; raises ValueError when not JSON."""
+        try:
+            text = self.backend.getItem(PREFIX + key)
+        except Exception:  # storage blocked (privacy mode): behave as empty
+            return None
+        if not isinstance(text, str):  # None, or JS null under Pyodide: nothing stored
+            return None
+        return json.loads(text)
+
+    def _write(self, key: str, value: Any) -> bool:
+        try:
+            self.backend.setItem(PREFIX + key, json.dumps(value, separators=(",", ":")))
+            return True
+        except Exception:  # full or blocked: the game goes on without saving
+            return False
+
+    def _drop(self, key: str, what: str, reason: str = "") -> None:
+        try:
+            self.backend.removeItem(PREFIX + key)
+        except Exception:
+            pass
+        because = f" ({reason})" if reason else ""
+        self.notices.append(f"{what} could not be read and was discarded{because}.")
+
+    # ------------------------------------------------------------- settings
+
+    def load_settings(self) -> Settings:
+        try:
+            doc = self._read("settings")
+            return Settings() if doc is None else Settings.from_json(doc)
+        except ValueError:
+            self._drop("settings", "Your saved settings", "the defaults are back")
+            return Settings()
+
+    def save_settings(self, settings: Settings) -> None:
+        self._write("settings", settings.to_json())
+
+    # ------------------------------------------------------------- last game
+
+    def last_game(self) -> str | None:
+        try:
+            doc = self._read("last")
+        except ValueError:
+            doc = None
+        if isinstance(doc, dict) and doc.get("game") in GAMES:
+            return str(doc["game"])
+        return None
+
+    def set_last_game(self, game_id: str) -> None:
+        self._write("last", {"game": game_id})
+
+    # ------------------------------------------------------------- games in progress
+
+    def load_game(self, game_id: str) -> Saved | None:
+        key = f"game.{game_id}"
+        name = GAMES[game_id].name
+        try:
+            doc = self._read(key)
+        except ValueError:
+            self._drop(key, f"Your saved {name} game", "it is not valid JSON")
+            return None
+        if doc is None:
+            return None
+        try:
+            if not isinstance(doc, dict) or doc.get("v") != 1:
+                raise SaveError("unknown format")
+            counted = doc.get("counted", False)
+            recorded = doc.get("recorded", False)
+            if not isinstance(counted, bool) or not isinstance(recorded, bool):
+                raise SaveError("bad flags")
+            game = Game.from_json(doc.get("save"))
+            if game.game_id != game_id:
+                raise SaveError("it belongs to another game")
+        except (SaveError, ValueError, KeyError, TypeError) as error:
+            self._drop(key, f"Your saved {name} game", str(error).rstrip("."))
+            return None
+        except Exception as error:  # never let a save stop the page from starting
+            self._drop(key, f"Your saved {name} game", type(error).__name__)
+            return None
+        return Saved(game, counted, recorded)
+
+    def save_game(self, saved: Saved) -> bool:
+        doc = {
+            "v": 1,
+            "save": saved.game.to_json(),
+            "counted": saved.counted,
+            "recorded": saved.recorded,
+        }
+        return self._write(f"game.{saved.game.game_id}", doc)
+
+    # ------------------------------------------------------------- statistics
+
+    def load_stats(self, game_id: str) -> Stats:
+        key = f"stats.{game_id}"
+        try:
+            doc = self._read(key)
+            return Stats() if doc is None else Stats.from_json(doc)
+        except ValueError as error:
+            self._drop(key, f"Your {GAMES[game_id].name} statistics", str(error))
+            return Stats()
+
+    def save_stats(self, game_id: str, stats: Stats) -> None:
+        self._write(f"stats.{game_id}", stats.to_json())
+
+    def reset_stats(self, game_id: str) -> None:
+        try:
+            self.backend.removeItem(PREFIX + f"stats.{game_id}")
+        except Exception:
+            pass

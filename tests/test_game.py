@@ -1,0 +1,254 @@
+"""Game: history, undo/redo, restart, and the save document."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from engine_support import is_sentence, make
+from rulecheck import T
+
+from solitaire import GAMES, Game, IllegalMove, Move, Position, SaveError
+from solitaire.game import SAVE_FORMAT, SAVE_KIND
+
+
+def play_some(game: Game, n: int) -> None:
+    """Play the first legal move that is not a stock deal when there is one, ``n`` times."""
+    for _ in range(n):
+        moves = game.position.legal_moves()
+        if not moves:
+            return
+        real = [m for m in moves if not game.position.is_pointless(m)]
+        game.play((real or moves)[len(real or moves) // 2])
+
+
+def test_new_game() -> None:
+    game = Game.new("russian", 42)
+    assert game.position == Position.deal_of("russian", 42) and game.deal == 42
+    assert game.game_id == "russian" and game.automove
+    assert not game.can_undo and not game.can_redo and game.move_count == 0
+    assert game.undo() is None and game.redo() is None
+    with pytest.raises(KeyError):
+        Game.new("spider", 1)
+
+
+def test_undo_redo_and_a_new_move_clears_redo() -> None:
+    game = Game.new("double-freecell", 5)
+    seen = [game.position]
+    for _ in range(6):
+        play_some(game, 1)
+        seen.append(game.position)
+    assert game.move_count == 6
+    assert game.undo() is not None and game.undo() is not None
+    assert game.position == seen[4] and game.can_redo and game.move_count == 4
+    assert game.redo() is not None
+    assert game.position == seen[5]
+    # a new move drops what could be redone
+    move = game.position.legal_moves()[0]
+    game.play(move)
+    assert not game.can_redo and game.redo() is None and game.move_count == 6
+    while game.undo():
+        pass
+    assert game.position == seen[0] and game.position == game.start
+
+
+def test_restart() -> None:
+    game = Game.new("double-rail", 9)
+    play_some(game, 5)
+    game.elapsed = 12.5
+    game.restart()
+    assert game.position == game.start and game.steps == [] and not game.can_redo
+    assert game.elapsed == 0
+
+
+def test_illegal_move_changes_nothing() -> None:
+    game = Game.new("russian", 3)
+    play_some(game, 2)
+    before = game.to_json()
+    with pytest.raises(IllegalMove) as error:
+        game.play(Move("foundation-0", "tableau-0"))
+    assert is_sentence(str(error.value))
+    assert game.to_json() == before
+
+
+# ------------------------------------------------------------------------- save
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_save_round_trip(game_id: str) -> None:
+    game = Game.new(game_id, 1234, automove=False)
+    play_some(game, 12)
+    game.undo()
+    game.undo()
+    game.elapsed = 61.25
+    doc = game.to_json()
+    assert doc["format"] == SAVE_FORMAT and doc["kind"] == SAVE_KIND and "start" not in doc
+    text = json.dumps(doc)
+    back = Game.from_json(json.loads(text))
+    assert back.positions == game.positions and back.steps == game.steps
+    assert back.redo_steps == game.redo_steps and back.automove is False
+    assert back.elapsed == 61.25 and back.to_json() == doc
+    assert Game.from_text(game.to_text()).to_json() == doc
+    back.redo()
+    game.redo()
+    assert back.position == game.position
+
+
+def test_save_of_a_game_from_a_position_keeps_the_start() -> None:
+    start = make("double-rail", ["KS QH", "5D"], stock="QS KH", fill=True)
+    game = Game(start)
+    game.play(Move("stock", "waste"))
+    doc = game.to_json()
+    assert doc["deal"] is None and doc["start"] == start.to_json()
+    back = Game.from_json(json.loads(json.dumps(doc)))
+    assert back.start == start and back.positions == game.positions
+
+
+def test_save_with_a_changed_start_position_of_a_deal() -> None:
+    start = Position.deal_of("double-russian", 8)
+    changed = start.play(start.legal_moves()[0])
+    changed = Position(
+        changed.rules,
+        changed.tableau,
+        changed.down,
+        changed.foundations,
+        changed.cells,
+        changed.stock,
+        changed.waste,
+        deal=8,
+    )
+    doc = Game(changed).to_json()
+    assert "start" in doc
+    assert Game.from_json(doc).start == changed
+
+
+# ------------------------------------------------------------------------- tampered saves
+
+
+def base_save() -> dict[str, Any]:
+    game = Game.new("russian", 77, automove=False)
+    play_some(game, 6)
+    game.undo()
+    return game.to_json()
+
+
+def tampered(change: Any) -> dict[str, Any]:
+    doc = base_save()
+    change(doc)
+    return doc
+
+
+def _set(key: str, value: Any) -> Any:
+    return lambda d: d.__setitem__(key, value)
+
+
+TAMPERS = {
+    "wrong format": (_set("format", 2), "format 2"),
+    "format as text": (_set("format", "1"), "format '1'"),
+    "format true": (_set("format", True), "format True"),
+    "no format": (lambda d: d.pop("format"), "format None"),
+    "wrong kind": (_set("kind", "chess-game"), "not a saved solitaire game"),
+    "no kind": (lambda d: d.pop("kind"), "not a saved solitaire game"),
+    "unknown game": (_set("game", "spider"), "unknown game 'spider'"),
+    "game as list": (_set("game", ["russian"]), "unknown game"),
+    "game as object": (_set("game", {"a": 1}), "unknown game"),
+    "deal 0": (_set("deal", 0), "deal number 0"),
+    "deal too big": (_set("deal", 2**31), "is not valid"),
+    "deal as text": (_set("deal", "77"), "is not valid"),
+    "deal as float": (_set("deal", 77.0), "is not valid"),
+    "no deal no start": (_set("deal", None), "neither a deal number nor a start"),
+    "automove text": (_set("automove", "yes"), "auto-move"),
+    "elapsed negative": (_set("elapsed", -1), "playing time"),
+    "elapsed text": (_set("elapsed", "5"), "playing time"),
+    "elapsed nan": (_set("elapsed", float("nan")), "playing time"),
+    "elapsed inf": (_set("elapsed", float("inf")), "playing time"),
+    "steps missing": (lambda d: d.pop("steps"), "“steps” is not a list"),
+    "steps text": (_set("steps", "tableau-1>tableau-2"), "“steps” is not a list"),
+    "step not a list": (lambda d: d["steps"].append("tableau-1>tableau-2"), "not a step"),
+    "empty step": (lambda d: d["steps"].append([]), "not a step"),
+    "move not text": (lambda d: d["steps"].append([5]), "is not a move"),
+    "move garbage": (lambda d: d["steps"].append(["tableau-1>"]), "is not a move"),
+    "move truncated": (lambda d: d["steps"].append(["3:"]), "is not a move"),
+    "move count unicode": (lambda d: d["steps"].append(["²:tableau-1>tableau-2"]), "not a move"),
+    "illegal move inserted": (
+        lambda d: d["steps"].insert(1, ["foundation-0>tableau-0"]),
+        "Move 2 (foundation-0>tableau-0) of the saved game is illegal: Cards never come back",
+    ),
+    "move to nowhere": (lambda d: d["steps"].append(["tableau-0>tableau-9"]), "no pile called"),
+    "zero count": (lambda d: d["steps"].append(["0:tableau-0>tableau-1"]), "at least one card"),
+    "illegal redo": (lambda d: d["redo"].insert(0, ["foundation-0>tableau-0"]), "redo move"),
+    "redo not a list": (_set("redo", {}), "“redo” is not a list"),
+    "start garbage": (_set("start", [1, 2]), "start position is broken"),
+    "start of another game": (
+        _set("start", Position.deal_of("double-rail", 1).to_json()),
+        "another game",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TAMPERS))
+def test_tampered_saves_are_refused_with_a_reason(name: str) -> None:
+    change, fragment = TAMPERS[name]
+    with pytest.raises(SaveError) as error:
+        Game.from_json(tampered(change))
+    assert is_sentence(str(error.value)), str(error.value)
+    assert fragment in str(error.value)
+
+
+def start_doc() -> dict[str, Any]:
+    game = Game.new("double-freecell", 4)
+    play_some(game, 3)
+    return Game(game.position).to_json()
+
+
+def test_tampered_start_positions() -> None:
+    doc = start_doc()
+    assert "start" in doc
+    Game.from_json(copy.deepcopy(doc))  # the untouched save loads
+
+    dup = copy.deepcopy(doc)
+    pile = dup["start"]["tableau"][0]["up"]
+    pile[0] = pile[1]  # a card twice (and another missing)
+    dup["start"].pop("copies", None)
+    pile_text = pile[1]
+    with pytest.raises(SaveError, match="broken") as error:
+        Game.from_json(dup)
+    message = str(error.value)
+    assert "missing" in message or f"{pile_text} appears too many times" in message
+
+    gone = copy.deepcopy(doc)
+    gone["start"]["tableau"][0]["up"].pop()
+    gone["start"].pop("copies", None)
+    with pytest.raises(SaveError, match="1 card is missing"):
+        Game.from_json(gone)
+
+    three = copy.deepcopy(doc)
+    card = three["start"]["tableau"][0]["up"][-1]
+    three["start"]["tableau"][1]["up"].append(card)
+    three["start"]["tableau"][2]["up"].append(card)
+    with pytest.raises(SaveError, match="appears too many times"):
+        Game.from_json(three)
+
+
+def test_from_text_refuses_broken_json() -> None:
+    text = Game.new("russian", 5).to_text()
+    for broken in (text[: len(text) // 2], "", "{", "[" * 100000, "null", "42"):
+        with pytest.raises(SaveError):
+            Game.from_text(broken)
+
+
+def test_not_an_object() -> None:
+    for doc in (None, [], "save", 3, [base_save()]):
+        with pytest.raises(SaveError, match="not a JSON object"):
+            Game.from_json(doc)
+
+
+def test_step_text_round_trip() -> None:
+    for move in (Move(T(2), T(5)), Move(T(2), T(5), 3), Move("stock", "waste")):
+        assert Move.parse(str(move)) == move
+    assert str(Move(T(2), T(5), 3)) == "3:tableau-2>tableau-5"
+    for bad in ("", ">", "a>", ">b", "x:a>b", "-1:a>b", 5, None):
+        with pytest.raises(ValueError):
+            Move.parse(bad)  # type: ignore[arg-type]

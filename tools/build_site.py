@@ -1,0 +1,353 @@
+#!/usr/bin/env python3
+"""Assemble the static site in ``_site/`` (pure standard library).
+
+What goes in (see docs/build.md):
+
+- ``index.html`` and everything under ``web/``: ``web/sw.js`` (stamped),
+  ``web/manifest.webmanifest`` and ``web/icons/`` are published at the site root (a service
+  worker's and a manifest's scope is their folder), every other ``web/X`` at ``web/X``;
+- every ``py/**/*.py`` under ``py/`` (served, and copied into the interpreter's file system as
+  ``solitaire/**`` through the generated PyScript config);
+- the runtime files the browser really fetches, from the pinned npm packages in
+  ``node_modules/``: five Pyodide files in ``vendor/pyodide/`` and PyScript's ``core.js``,
+  ``core.css``, its hashed core chunk and the plugin chunks it loads at boot in
+  ``vendor/pyscript/``;
+- ``pyscript.json`` and ``pyscript-worker.json`` (interpreter URL + generated ``files`` map);
+- ``sw.js`` with the cache version (a hash of every other file) and the precache list.
+
+Usage: ``python tools/build_site.py [--out DIR] [--quiet]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import shutil
+import sys
+import zlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: Files of the ``pyodide`` npm package that the browser fetches on every boot.
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+#: Plugins that PyScript's core imports on every boot, even when unused (measured in Chromium).
+PYSCRIPT_BOOT_PLUGINS = (
+    "error",
+    "deprecations-manager",
+    "donkey",
+    "py-editor",
+    "py-game",
+    "py-terminal",
+)
+#: Where the page finds the interpreter (PyScript resolves it against the page URL).
+INTERPRETER_URL = "./vendor/pyodide/pyodide.mjs"
+#: Placeholders in web/sw.js.
+SW_VERSION_MARK = "__CACHE_VERSION__"
+SW_PRECACHE_MARK = "/* __PRECACHE__ */"
+#: Files and folders of web/ published at the site root instead of under web/.
+WEB_AT_ROOT = ("manifest.webmanifest", "icons/")
+
+
+class BuildError(Exception):
+    """A readable reason why the site cannot be built."""
+
+
+@dataclass
+class Site:
+    """The result of a build."""
+
+    out: Path
+    version: str
+    runtime: list[str] = field(default_factory=list)  # site-relative paths under vendor/
+    own: list[str] = field(default_factory=list)  # every other file
+    python_files: dict[str, str] = field(default_factory=dict)  # URL -> interpreter FS path
+
+    @property
+    def files(self) -> list[str]:
+        return sorted(self.runtime + self.own)
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _rel(path: Path, base: Path) -> str:
+    return path.relative_to(base).as_posix()
+
+
+def _walk(folder: Path) -> Iterator[Path]:
+    """Regular files under ``folder``, sorted, skipping hidden files and caches."""
+    for path in sorted(folder.rglob("*")):
+        parts = path.relative_to(folder).parts
+        if any(p.startswith(".") or p == "__pycache__" for p in parts):
+            continue
+        if path.is_file():
+            yield path
+
+
+def _copy(src: Path, dest: Path) -> None:
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(src, dest)
+
+
+def _npm_version(package_dir: Path) -> str:
+    meta = json.loads((package_dir / "package.json").read_text(encoding="utf-8"))
+    return str(meta["version"])
+
+
+def _check_pins(root: Path) -> None:
+    """node_modules must hold exactly the versions pinned in package.json."""
+    pins = json.loads((root / "package.json").read_text(encoding="utf-8"))["dependencies"]
+    for name in ("pyodide", "@pyscript/core"):
+        folder = root / "node_modules" / name
+        if not (folder / "package.json").is_file():
+            raise BuildError(f"node_modules/{name} is missing: run `npm ci` first")
+        found = _npm_version(folder)
+        if found != pins[name]:
+            raise BuildError(
+                f"node_modules/{name} is {found} but package.json pins {pins[name]}: run `npm ci`"
+            )
+
+
+_STATIC_IMPORT = re.compile(r"""(?:\bfrom|\bimport)\s*["'](\./[\w.-]+\.js)["']""")
+_PLUGIN_ENTRY = re.compile(r""""?([\w-]+)"?:\(\)=>import\(["']\./([\w.-]+\.js)["']\)""")
+
+
+def _static_closure(dist: Path, entries: Iterable[str]) -> list[str]:
+    """``entries`` plus every chunk they import statically (``import x from "./y.js"``)."""
+    seen: list[str] = []
+    todo = list(entries)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        if not (dist / name).is_file():
+            raise BuildError(f"@pyscript/core/dist/{name} is missing")
+        seen.append(name)
+        text = (dist / name).read_text(encoding="utf-8")
+        todo.extend(m.removeprefix("./") for m in _STATIC_IMPORT.findall(text))
+    return sorted(seen)
+
+
+def pyscript_runtime_files(dist: Path) -> list[str]:
+    """The files of ``@pyscript/core/dist`` that a page fetches at boot with a JSON config.
+
+    ``core.js`` re-exports the hashed core chunk; the core chunk holds a map from plugin name
+    to a lazy ``import("./plugin-HASH.js")`` and loads the boot plugins unconditionally. Chunks
+    behind other dynamic imports (TOML parser, zip, code editor, terminal back ends) are not
+    fetched by our page and are not shipped.
+    """
+    core = _static_closure(dist, ["core.js"])
+    plugins: dict[str, str] = {}
+    for name in core:
+        plugins.update(_PLUGIN_ENTRY.findall((dist / name).read_text(encoding="utf-8")))
+    missing = [p for p in PYSCRIPT_BOOT_PLUGINS if p not in plugins]
+    if missing:
+        raise BuildError(
+            f"PyScript plugin map not found or changed (missing {missing}); "
+            "re-measure what the page fetches and update PYSCRIPT_BOOT_PLUGINS"
+        )
+    chunks = _static_closure(dist, [plugins[p] for p in PYSCRIPT_BOOT_PLUGINS])
+    return sorted({*core, *chunks, "core.css"})
+
+
+def python_files(py_dir: Path) -> dict[str, str]:
+    """``{"./py/X.py": "./solitaire/X.py", ...}``: the PyScript ``files`` map for ``py/``."""
+    mapping: dict[str, str] = {}
+    for path in _walk(py_dir):
+        if path.suffix == ".py":
+            rel = _rel(path, py_dir)
+            mapping[f"./py/{rel}"] = f"./solitaire/{rel}"
+    return mapping
+
+
+def pyscript_config(files: dict[str, str]) -> dict[str, object]:
+    """A PyScript JSON config: our interpreter, our Python package, nothing from the network."""
+    return {"interpreter": INTERPRETER_URL, "files": dict(files)}
+
+
+class _Links(HTMLParser):
+    """Collects the URLs a page loads: src/href/config of script, link, img, source."""
+
+    TAGS = frozenset({"script", "link", "img", "source", "iframe", "audio", "video"})
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in self.TAGS:
+            return
+        for name, value in attrs:
+            if name in ("src", "href", "config") and value and not value.lstrip().startswith("{"):
+                self.urls.append(value.strip())
+
+
+def check_page(out: Path, page: str) -> None:
+    """Every URL the page loads is a file of the site: nothing from another host, no 404."""
+    parser = _Links()
+    parser.feed((out / page).read_text(encoding="utf-8"))
+    problems = []
+    for url in parser.urls:
+        parts = urlsplit(url)
+        if parts.scheme in ("data", "blob"):
+            continue
+        if parts.scheme or parts.netloc or url.startswith("/"):
+            problems.append(
+                f"{url} (not relative to the site: no CDN, and the site lives "
+                "under /<repo>/ on GitHub Pages)"
+            )
+            continue
+        target = (out / page).parent / unquote(parts.path)
+        if parts.path and not target.is_file():
+            problems.append(f"{url} (no such file in the built site)")
+    if problems:
+        raise BuildError(
+            f"{page} loads URLs that the site cannot serve:\n  " + "\n  ".join(problems)
+        )
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def site_version(out: Path, paths: Iterable[str]) -> str:
+    """A hash of every file's path and content: the cache version of the service worker."""
+    h = hashlib.sha256()
+    for rel in sorted(paths):
+        h.update(f"{rel}\0{_digest(out / rel)}\n".encode())
+    return h.hexdigest()[:16]
+
+
+def stamp_service_worker(template: str, version: str, precache: list[str]) -> str:
+    if SW_VERSION_MARK not in template or SW_PRECACHE_MARK not in template:
+        raise BuildError(f"web/sw.js must contain {SW_VERSION_MARK} and {SW_PRECACHE_MARK}")
+    listing = "\n" + "".join(f"  {json.dumps(url)},\n" for url in precache)
+    return template.replace(SW_VERSION_MARK, version).replace(SW_PRECACHE_MARK, listing)
+
+
+# ----------------------------------------------------------------------------- build
+
+
+def build(
+    out: Path | None = None,
+    root: Path = ROOT,
+    *,
+    require_index: bool = True,
+) -> Site:
+    """Build the site into ``out`` (default ``root/_site``), replacing what was there."""
+    out = (out or root / "_site").resolve()
+    _check_pins(root)
+    index = root / "index.html"
+    if require_index and not index.is_file():
+        raise BuildError("index.html is missing")
+    if not (root / "web" / "sw.js").is_file():
+        raise BuildError("web/sw.js is missing")
+
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+
+    runtime: list[str] = []
+    pyodide = root / "node_modules" / "pyodide"
+    for name in PYODIDE_FILES:
+        _copy(pyodide / name, out / "vendor" / "pyodide" / name)
+        runtime.append(f"vendor/pyodide/{name}")
+    dist = root / "node_modules" / "@pyscript" / "core" / "dist"
+    for name in pyscript_runtime_files(dist):
+        _copy(dist / name, out / "vendor" / "pyscript" / name)
+        runtime.append(f"vendor/pyscript/{name}")
+
+    own: list[str] = []
+    if index.is_file():
+        _copy(index, out / "index.html")
+        own.append("index.html")
+    for path in _walk(root / "web"):
+        rel = _rel(path, root / "web")
+        if rel == "sw.js":
+            continue  # stamped below, served from the root so that its scope is the whole site
+        dest = rel if rel.startswith(WEB_AT_ROOT) else f"web/{rel}"
+        _copy(path, out / dest)
+        own.append(dest)
+    files = python_files(root / "py")
+    for url in files:
+        rel = url.removeprefix("./")
+        _copy(root / rel, out / rel)
+        own.append(rel)
+    config = pyscript_config(files)
+    for name in ("pyscript.json", "pyscript-worker.json"):
+        (out / name).write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+        own.append(name)
+    if index.is_file():
+        check_page(out, "index.html")
+    # GitHub Pages: serve files as they are (no Jekyll processing).
+    (out / ".nojekyll").write_text("", encoding="utf-8")
+
+    version = site_version(out, runtime + own)
+    precache = ["./", *(f"./{p}" for p in sorted(runtime + own))]
+    template = (root / "web" / "sw.js").read_text(encoding="utf-8")
+    (out / "sw.js").write_text(stamp_service_worker(template, version, precache), "utf-8")
+    own.append("sw.js")
+    return Site(
+        out=out, version=version, runtime=sorted(runtime), own=sorted(own), python_files=files
+    )
+
+
+def _sizes(out: Path, paths: list[str]) -> tuple[int, int]:
+    raw = gz = 0
+    for rel in paths:
+        data = (out / rel).read_bytes()
+        raw += len(data)
+        gz += len(zlib.compress(data, 6))
+    return raw, gz
+
+
+def summary(site: Site) -> str:
+    def mb(n: int) -> str:
+        return f"{n / 1e6:7.2f} MB"
+
+    lines = [f"built {site.out}  (cache version {site.version})"]
+    total_raw = total_gz = 0
+    for label, paths in (("runtime (vendor/)", site.runtime), ("own files", site.own)):
+        raw, gz = _sizes(site.out, paths)
+        total_raw += raw
+        total_gz += gz
+        lines.append(f"  {label:18} {len(paths):4} files {mb(raw)} raw {mb(gz)} gzip")
+    n = len(site.files)
+    lines.append(f"  {'total':18} {n:4} files {mb(total_raw)} raw {mb(total_gz)} gzip")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--out", type=Path, default=None, help="output folder (default _site/)")
+    parser.add_argument("--quiet", action="store_true", help="print nothing on success")
+    parser.add_argument("--list", action="store_true", help="also list every file built")
+    args = parser.parse_args(argv)
+    try:
+        site = build(args.out)
+    except BuildError as exc:
+        print(f"build_site: error: {exc}", file=sys.stderr)
+        return 1
+    if not args.quiet:
+        print(summary(site))
+        if args.list:
+            for rel in site.files:
+                print(f"    {rel}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
