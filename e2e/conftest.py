@@ -14,6 +14,8 @@ Fixtures (helpers such as ``open_game`` are in harness.py; see docs/build.md):
   got an HTTP error, or any console error or uncaught page error happened;
   ``watch.allow_console(regex)`` excuses an expected one. A failed test leaves a screenshot in
   test-results/.
+- ``shared_page`` / ``shared_watch``: one page per test module (Python boots once), checked
+  like ``page`` after each test.
 - ``offline_site``: a stoppable server of its own and a context where service workers are
   allowed, for the "plays offline after the first visit" test.
 """
@@ -151,6 +153,39 @@ def page(request: pytest.FixtureRequest, context: BrowserContext, watch: Watch) 
     pg = context.new_page()
     yield pg
     _finish(request, pg, watch)
+
+
+@pytest.fixture(scope="module")
+def _shared(
+    browser: Browser, site_server: SiteServer
+) -> Iterator[tuple[BrowserContext, Page, Watch]]:
+    watch = Watch(origins={origin(site_server.url)})
+    ctx = browser.new_context(base_url=site_server.url, service_workers="block", viewport=VIEWPORT)
+    guard(ctx, watch)
+    yield ctx, ctx.new_page(), watch
+    ctx.close()
+
+
+@pytest.fixture
+def shared_page(
+    request: pytest.FixtureRequest, _shared: tuple[BrowserContext, Page, Watch]
+) -> Iterator[Page]:
+    """One page for all the tests of a module that ask for it: Python boots once.
+
+    ``open_game`` on it changes only the URL's hash when the page is already loaded (no reboot),
+    so a test sees whatever state the app keeps across a hash change. Each test is still
+    checked at its teardown for what happened during it (``shared_watch`` to excuse errors).
+    """
+    _, pg, watch = _shared
+    watch.reset()
+    yield pg
+    _finish(request, pg, watch)
+
+
+@pytest.fixture
+def shared_watch(_shared: tuple[BrowserContext, Page, Watch]) -> Watch:
+    """The ``Watch`` of ``shared_page``."""
+    return _shared[2]
 
 
 @dataclass

@@ -64,6 +64,20 @@ class Watch:
     requested: list[str] = field(default_factory=list)  # every URL requested, in order
     allowed: list[re.Pattern[str]] = field(default_factory=list)
 
+    def reset(self) -> None:
+        """Forget everything recorded and every allowance (the origins stay)."""
+        for name in (
+            "blocked",
+            "http_errors",
+            "console_errors",
+            "page_errors",
+            "failed_requests",
+            "console",
+            "requested",
+            "allowed",
+        ):
+            getattr(self, name).clear()
+
     def allow_console(self, pattern: str) -> None:
         """Excuse console errors and page errors matching ``pattern`` (deliberate errors)."""
         self.allowed.append(re.compile(pattern))

@@ -224,3 +224,24 @@ def test_offline_after_first_visit(offline_site: OfflineSite) -> None:
     page.reload()
     wait_ready(page)
     assert page.evaluate("navigator.serviceWorker.controller !== null")
+
+
+@pytest.fixture(scope="module")
+def boots() -> list[float]:
+    return []
+
+
+@pytest.mark.parametrize("visit", [1, 2])
+def test_shared_page_boots_once_per_module(
+    shared_page: Page,
+    shared_watch: Watch,
+    probe_server: SiteServer,
+    boots: list[float],
+    visit: int,
+) -> None:
+    shared_watch.origins.add(origin(probe_server.url))
+    if not shared_page.url.startswith(probe_server.url):
+        shared_page.goto(probe_server.url)
+    wait_ready(shared_page)
+    boots.append(shared_page.evaluate("performance.timeOrigin"))
+    assert len(set(boots)) == 1, "the shared page was loaded again"

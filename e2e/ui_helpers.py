@@ -71,6 +71,15 @@ def wait_table(page: Page, position: Position, timeout: float = 8.0) -> None:
             raise AssertionError(f"the table does not show the expected position: {diff}")
         page.wait_for_timeout(50)
         got = dom_piles(page)
+    wait_still(page)
+
+
+def wait_still(page: Page) -> None:
+    """Wait until no card is moving (FLIP animations and CSS transitions done)."""
+    page.wait_for_function(
+        """() => !document.getAnimations().some(a => a.playState === 'running' &&
+               a.effect && a.effect.target && a.effect.target.matches('#board .card'))"""
+    )
 
 
 def board(page: Page) -> dict[str, str]:
@@ -131,29 +140,46 @@ def first_move(position: Position, want: Any) -> Move:
     raise AssertionError("no such move in this deal")
 
 
-def tableau_move(position: Position, count: int = 1) -> Move:
-    """A tableau-to-tableau move of ``count`` cards onto a non-empty pile."""
+def tableau_moves(position: Position) -> list[Move]:
+    """Tableau-to-tableau moves onto a non-empty pile, fewest cards first."""
+    moves = [
+        m
+        for m in position.legal_moves()
+        if m.source.startswith("tableau")
+        and m.target.startswith("tableau")
+        and bool(position.pile(m.target))
+    ]
+    return sorted(moves, key=lambda m: m.count)
 
-    def ok(m: Move) -> bool:
-        return (
-            m.source.startswith("tableau")
-            and m.target.startswith("tableau")
-            and m.count == count
-            and bool(position.pile(m.target))
-        )
 
-    return first_move(position, ok)
+def tableau_move(position: Position) -> Move:
+    """A tableau-to-tableau move onto a non-empty pile (the one moving fewest cards)."""
+    moves = tableau_moves(position)
+    if not moves:
+        raise AssertionError("no tableau move in this position")
+    return moves[0]
+
+
+def find_deal(game: str, want: Any, start: int = 1, tries: int = 2000) -> int:
+    """The first deal number of ``game`` for which ``want(Position)`` is true."""
+    for deal in range(start, start + tries):
+        if want(Position.deal_of(game, deal)):
+            return deal
+    raise AssertionError(f"no deal of {game} in {start}..{start + tries} has what the test needs")
+
+
+SEED = """(items => {
+  if (sessionStorage.getItem('e2e-seeded')) return;
+  sessionStorage.setItem('e2e-seeded', '1');
+  localStorage.clear();
+  for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v);
+})(%s);"""
 
 
 def seed_storage(page: Page, items: dict[str, str]) -> None:
-    """Write localStorage for the site's origin before the game page loads (a light page of
-    the same origin, so that Python is not started twice)."""
-    page.goto("./manifest.webmanifest", wait_until="domcontentloaded")
-    page.evaluate(
-        "items => { localStorage.clear(); for (const [k, v] of Object.entries(items)) "
-        "localStorage.setItem(k, v); }",
-        items,
-    )
+    """Fill localStorage before the page's first load in this context (later reloads keep
+    whatever the page wrote). Call before the first ``open_game``."""
+    page.context.add_init_script(SEED % json.dumps(items))
 
 
 def storage(page: Page, key: str) -> Any:

@@ -66,9 +66,10 @@ def long_name(card: int) -> str:
 def parse_card(text: str, deck: int = 0) -> int:
     """Read the two-character notation; raises ValueError with the offending text."""
     if not isinstance(text, str) or len(text) != 2:
-        raise ValueError(f"{text!r} is not a card (expected two characters such as 'QS')")
+        shown = repr(text) if len(repr(text)) <= 20 else repr(text)[:17] + "..."
+        raise ValueError(f"{shown} is not a card (expected two characters such as 'QS').")
     r = RANKS.find(text[0].upper())
     s = SUITS.find(text[1].upper())
     if r < 0 or s < 0:
-        raise ValueError(f"{text!r} is not a card (rank A23456789TJQK, then suit SHDC)")
+        raise ValueError(f"{text!r} is not a card (rank A23456789TJQK, then suit SHDC).")
     return deck * 52 + s * 13 + r

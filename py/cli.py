@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import json
+import re
 import sys
 from collections.abc import Callable, Sequence
 
@@ -15,10 +18,11 @@ Command = Callable[[argparse.Namespace], int]
 
 
 def deal_number(text: str) -> int:
-    try:
-        number = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    """An argparse type: a deal number 1 … 2**31-1 written in plain digits."""
+    stripped = text.strip()
+    if not re.fullmatch(r"-?[0-9]+", stripped):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+    number = int(stripped)
     if not 1 <= number <= MAX_DEAL:
         raise argparse.ArgumentTypeError(f"deal numbers run from 1 to {MAX_DEAL}")
     return number
@@ -40,10 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", choices=sorted(GAMES), metavar="GAME", help=", ".join(GAMES))
     p.add_argument("number", type=deal_number, metavar="N", help=f"deal number 1…{MAX_DEAL}")
     p.set_defaults(run=cmd_deal)
-    try:  # the solver registers `solve` and `survey` on EXTRA_COMMANDS when imported
-        from . import solve_cli  # noqa: F401
-    except ImportError:
-        pass
+    _load_optional_commands()  # the solver registers `solve` and `survey` when imported
     for add_commands in EXTRA_COMMANDS:
         add_commands(sub)
     return parser
@@ -54,7 +55,21 @@ def build_parser() -> argparse.ArgumentParser:
 EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = []  # type: ignore[type-arg]
 
 
+# Modules that add subcommands when they are there (imported when the parser is built, so that
+# importing the engine never imports them; a missing module is skipped, a broken one is an error).
+OPTIONAL_COMMANDS = ("solve_cli",)
+
+
+def _load_optional_commands() -> None:
+    package = __name__.rpartition(".")[0]
+    for name in OPTIONAL_COMMANDS:
+        module = f"{package}.{name}"
+        if importlib.util.find_spec(module) is not None:
+            importlib.import_module(module)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (argparse exits 2 on bad arguments)."""
     args = build_parser().parse_args(argv)
     run: Command = args.run
     return run(args)

@@ -170,8 +170,12 @@ class Game:
         version = doc.get("format")
         if type(version) is not int or version != SAVE_FORMAT:
             raise SaveError(
-                f"The saved game has format {_short(version)}; "
-                f"this version reads format {SAVE_FORMAT}."
+                (
+                    "The saved game has no format number"
+                    if version is None
+                    else f"The saved game has format {_short(version)}"
+                )
+                + f"; this version reads format {SAVE_FORMAT}."
             )
         game_id = doc.get("game")
         if not isinstance(game_id, str) or game_id not in GAMES:

@@ -49,14 +49,24 @@ class Move(NamedTuple):
 
     @classmethod
     def parse(cls, text: str) -> Move:
+        """Read ``str(move)`` back; raises ``ValueError`` with a sentence saying why not."""
         if not isinstance(text, str):
-            raise ValueError(f"{text!r} is not a move")
+            raise ValueError(f"{_short(text)} is not a move.")
         count_text, colon, rest = text.partition(":")
         if not colon:
             count_text, rest = "1", text
         source, arrow, target = rest.partition(">")
-        if not arrow or not source or not target or not count_text.isdigit():
-            raise ValueError(f"{text!r} is not a move (expected 'tableau-2>tableau-5' or '3:…')")
+        if (
+            not arrow
+            or not source
+            or not target
+            or not count_text.isascii()
+            or not count_text.isdigit()
+        ):
+            raise ValueError(
+                f"{_short(text)} is not a move "
+                "(expected text such as 'tableau-2>tableau-5' or '3:tableau-2>tableau-5')."
+            )
         return cls(source, target, int(count_text))
 
 
@@ -101,6 +111,7 @@ class _Tables(NamedTuple):
     n: int  # cards in the game
     fits: bytes  # fits[card * n + under] == 1 when ``card`` may be built on ``under``
     below: tuple[tuple[int, ...], ...]  # per face (card % 52): the faces that fit on it
+    fitting: tuple[tuple[int, ...], ...]  # per face: the cards (every copy) that fit on it
     per_suit: int  # foundation piles each suit gets
 
 
@@ -126,7 +137,8 @@ def _tables(rules: GameRules) -> _Tables:
     below = tuple(
         tuple(f for f in range(52) if _fits_rule(rules.build, f, under)) for under in range(52)
     )
-    tables = _Tables(n, fits, below, max(rules.foundations // 4, 1))
+    fitting = tuple(tuple(f + 52 * d for f in faces for d in range(rules.decks)) for faces in below)
+    tables = _Tables(n, fits, below, fitting, max(rules.foundations // 4, 1))
     _TABLES[id(rules)] = (rules, tables)
     return tables
 
@@ -361,9 +373,9 @@ class Position:
             targets = wants.get(card % 52)
             if targets:
                 moves.extend([Move(source, FOUNDATION_NAMES[f]) for f in targets])
-        # groups from the tableau: index every movable card by its face
+        # groups from the tableau: where is each movable card? (value: count * 64 + pile)
         any_face_up = rules.group == "any-face-up"
-        movable: dict[int, list[tuple[int, int]]] = {}
+        where: dict[int, int] = {}
         depth: list[int] = []
         for i, pile in enumerate(tableau):
             n = len(pile)
@@ -380,21 +392,27 @@ class Position:
                     m += 1
                     j -= 1
             depth.append(m)
-            for count in range(1, m + 1):
-                movable.setdefault(pile[-count] % 52, []).append((i, count))
+            if m == 1:
+                where[pile[-1]] = 64 + i
+            else:
+                where.update(zip(pile[n - m :][::-1], range(64 + i, 64 * (m + 1) + i, 64)))
         limited = rules.group_limit != "none"
         limit = self.group_limit(False) if limited else n_cards
         limit_empty = self.group_limit(True) if limited else n_cards
         kings_only = rules.empty == "king"
         found: list[tuple[int, int, int]] = []
         empties: list[int] = []
-        below = t.below
+        fitting = t.fitting
+        get = where.get
         for k, target in enumerate(tableau):
             if not target:
                 empties.append(k)
                 continue
-            for f in below[target[-1] % 52]:
-                for i, count in movable.get(f, ()):
+            for c in fitting[target[-1] % 52]:
+                v = get(c)
+                if v is not None:
+                    i = v & 63
+                    count = v >> 6
                     if i != k and count <= limit:
                         found.append((i, count, k))
         if empties:
@@ -704,8 +722,12 @@ class Position:
         version = doc.get("format")
         if type(version) is not int or version != POSITION_FORMAT:
             raise PositionError(
-                f"Unknown position format {_short(version)}; "
-                f"this version reads format {POSITION_FORMAT}."
+                (
+                    "A position document needs a format number"
+                    if version is None
+                    else f"Unknown position format {_short(version)}"
+                )
+                + f"; this version reads format {POSITION_FORMAT}."
             )
         game = doc.get("game")
         rules = GAMES.get(game) if isinstance(game, str) else None
@@ -805,7 +827,9 @@ class Position:
         missing = rules.cards - sum(seen.values())
         if missing:
             absent = [card_name(c) for c in range(52) for _ in range(rules.decks - seen.get(c, 0))]
-            listed = ", ".join(absent[:8]) + (", …" if len(absent) > 8 else "")
+            listed = ", ".join(absent[:8]) + (
+                f" and {len(absent) - 8} more" if len(absent) > 8 else ""
+            )
             raise PositionError(
                 f"{missing} card{'s are' if missing > 1 else ' is'} missing: {listed}."
             )

@@ -18,7 +18,7 @@ from typing import Any
 
 from .position import Position, PositionError
 from .rules import GAMES
-from .solver import UNKNOWN, UNWINNABLE, WINNABLE, Result, solve
+from .solver import UNKNOWN, UNWINNABLE, VERSION, WINNABLE, Result, solve
 
 EXIT = {WINNABLE: 0, UNWINNABLE: 1, UNKNOWN: 3}
 
@@ -45,7 +45,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
             print(f"error: {error}", file=sys.stderr)
             return 2
         position = Position.deal_of(args.game, number)
-    result = solve(position, args.budget)
+    result = solve(position, args.budget, args.max_nodes)
     if args.json:
         print(json.dumps(result.to_json()))
     else:
@@ -58,9 +58,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- survey
 
 
-def _solve_one(job: tuple[str, int, float]) -> dict[str, Any]:
-    game, deal, budget = job
-    result: Result = solve(Position.deal_of(game, deal), budget)
+def _solve_one(job: tuple[str, int, float, int | None]) -> dict[str, Any]:
+    game, deal, budget, max_nodes = job
+    try:
+        result: Result = solve(Position.deal_of(game, deal), budget, max_nodes)
+    except Exception as error:  # a solver bug must not stop a long survey; it is recorded
+        return {"game": game, "deal": deal, "result": "error", "error": repr(error)}
     return {
         "game": game,
         "deal": deal,
@@ -69,6 +72,8 @@ def _solve_one(job: tuple[str, int, float]) -> dict[str, Any]:
         "seconds": round(result.seconds, 3),
         "moves": None if result.line is None else len(result.line),
         "budget": budget,
+        "max_nodes": max_nodes,
+        "solver": VERSION,
     }
 
 
@@ -94,6 +99,7 @@ def survey(
     out: str | None,
     jobs: int | None,
     quiet: bool = False,
+    max_nodes: int | None = None,
 ) -> int:
     todo = list(range(first, last + 1))
     if out:
@@ -108,9 +114,9 @@ def survey(
                 with open(out, "a", encoding="utf-8") as f:
                     f.write("\n")
     sink = open(out, "a", encoding="utf-8") if out else sys.stdout  # noqa: SIM115
-    counts = {WINNABLE: 0, UNWINNABLE: 0, UNKNOWN: 0}
+    counts = {WINNABLE: 0, UNWINNABLE: 0, UNKNOWN: 0, "error": 0}
     t0 = time.time()
-    jobs_list = [(game, d, budget) for d in todo]
+    jobs_list = [(game, d, budget, max_nodes) for d in todo]
     try:
         if (jobs or os.cpu_count() or 1) > 1 and len(jobs_list) > 1:
             import multiprocessing
@@ -146,7 +152,10 @@ def cmd_survey(args: argparse.Namespace) -> int:
     if not 1 <= args.first <= args.last:
         print("error: need 1 <= FROM <= TO", file=sys.stderr)
         return 2
-    return survey(args.game, args.first, args.last, args.budget, args.out, args.jobs)
+    return survey(
+        args.game, args.first, args.last, args.budget, args.out, args.jobs,
+        max_nodes=args.max_nodes,
+    )
 
 
 def add_commands(sub: Any) -> None:
@@ -159,6 +168,8 @@ def add_commands(sub: Any) -> None:
     p.add_argument("number", nargs="?", metavar="N", help="deal number")
     p.add_argument("--budget", type=float, default=60.0, metavar="SECONDS")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--max-nodes", type=int, default=None, metavar="N",
+                   help="also stop after N positions (reproducible on a loaded machine)")
     p.set_defaults(run=cmd_solve)
     s = sub.add_parser(
         "survey",
@@ -169,6 +180,8 @@ def add_commands(sub: Any) -> None:
     s.add_argument("last", type=int, metavar="TO")
     s.add_argument("--budget", type=float, default=10.0, metavar="SECONDS")
     s.add_argument("--out", metavar="FILE", help="append JSON lines here; deals in it are skipped")
+    s.add_argument("--max-nodes", type=int, default=None, metavar="N",
+                   help="also stop each deal after N positions")
     s.add_argument("--jobs", type=int, default=None, metavar="N", help="processes (default: cores)")
     s.set_defaults(run=cmd_survey)
 

@@ -14,12 +14,12 @@ import re
 from solitaire import GAMES, Position, parse_card
 from solitaire.cards import face
 
-READABLE = re.compile(r"^[A-Z“\"].{8,}[.!?]$", re.S)
+READABLE = re.compile(r"^[A-Z0-9“\"'].{8,}[.!?]$", re.S)
 
 
 def is_sentence(text: object) -> bool:
     """A reason a player can read: a capitalised sentence ending with a full stop."""
-    return isinstance(text, str) and bool(READABLE.match(text)) and "None" not in text
+    return isinstance(text, str) and bool(READABLE.match(text))
 
 
 class _Cards:

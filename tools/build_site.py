@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import re
 import shutil
 import sys
@@ -247,18 +248,37 @@ def build(
     *,
     require_index: bool = True,
 ) -> Site:
-    """Build the site into ``out`` (default ``root/_site``), replacing what was there."""
+    """Build the site into ``out`` (default ``root/_site``), replacing what was there.
+
+    The site is assembled in a sibling folder and swapped in at the end, so that a server or a
+    test run using ``out`` never sees a half-built site.
+    """
     out = (out or root / "_site").resolve()
     _check_pins(root)
-    index = root / "index.html"
-    if require_index and not index.is_file():
+    if require_index and not (root / "index.html").is_file():
         raise BuildError("index.html is missing")
     if not (root / "web" / "sw.js").is_file():
         raise BuildError("web/sw.js is missing")
-
+    tmp = out.with_name(f"{out.name}.tmp-{os.getpid()}")
+    old = out.with_name(f"{out.name}.old-{os.getpid()}")
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    try:
+        site = _assemble(tmp, root)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
     if out.exists():
-        shutil.rmtree(out)
+        out.rename(old)
+    tmp.rename(out)
+    shutil.rmtree(old, ignore_errors=True)
+    site.out = out
+    return site
+
+
+def _assemble(out: Path, root: Path) -> Site:
     out.mkdir(parents=True)
+    index = root / "index.html"
 
     runtime: list[str] = []
     pyodide = root / "node_modules" / "pyodide"

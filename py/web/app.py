@@ -104,6 +104,8 @@ class App:
         self._p_finish = self._proxy(self.on_auto_finish)
 
         self.apply_settings()
+        for game_id in GAMES:  # a damaged entry is reported now, not when it is next needed
+            self.store.load_stats(game_id)
         game_id, deal, problem = parse_hash(str(window.location.hash))
         if game_id is None:
             game_id = self.store.last_game() or DEFAULT_GAME
@@ -132,7 +134,8 @@ class App:
         return self.game.game_id
 
     def describe_table(self) -> str:
-        return f"{game_name(self.game_id)}, deal {self.game.deal}"
+        deal = self.game.deal
+        return f"{game_name(self.game_id)}, " + (f"deal {deal}" if deal else "a saved position")
 
     def open_game(
         self,
@@ -171,9 +174,10 @@ class App:
         _by_id("game-select").value = game_id
         self.set_hash(push)
         self.update_status()
-        document.title = f"{game_name(game_id)} · deal {self.game.deal} · Solitaire"
+        document.title = f"{self.describe_table()} · Solitaire"
         if not boot:
             self.announce(f"{self.describe_table()}.")
+            self.show_notices()
 
     def new_deal(self) -> None:
         self.open_game(self.game_id, None, fresh=True)
@@ -190,7 +194,7 @@ class App:
         self.last_tick = None
         self.persist()
         self.update_status()
-        self.announce(f"Restarted deal {self.game.deal}.")
+        self.announce("Restarted.")
 
     def set_hash(self, push: bool) -> None:
         wanted = format_hash(self.game_id, self.game.deal)
@@ -235,6 +239,14 @@ class App:
             self.toast(str(error))
             return False
         moving = before.pile(move.source)[-move.count:] if move.source != "stock" else ()
+        self.started()
+        self.play_step(before, step, dragged=dragged)
+        self.announce(self.describe_step(before, step, moving))
+        self.after_change(player=True)
+        return True
+
+    def started(self) -> None:
+        """The player made a move: the deal counts as played, the clock runs."""
         if not self.saved.counted:
             self.saved.counted = True
             stats = self.store.load_stats(self.game_id)
@@ -242,10 +254,6 @@ class App:
             self.store.save_stats(self.game_id, stats)
         if self.last_tick is None:
             self.last_tick = js.performance.now()
-        self.play_step(before, step, dragged=dragged)
-        self.announce(self.describe_step(before, step, moving))
-        self.after_change(player=True)
-        return True
 
     def play_step(self, before: Position, step: list[Move], dragged: list[int] | None = None,
                   gap: int = AUTO_STEP_MS) -> None:
@@ -326,8 +334,7 @@ class App:
         except IllegalMove as error:
             self.toast(str(error))
             return
-        if self.last_tick is None:
-            self.last_tick = js.performance.now()
+        self.started()
         gap = max(25, min(110, FINISH_TOTAL_MS // max(1, len(step))))
         self.announce(f"Finishing: {plural(len(step), 'move')} to the foundations.")
         self.play_step(before, step, gap=gap)
@@ -381,7 +388,7 @@ class App:
         status = "won" if won else "stuck" if stuck else "playing"
         el = self.board_el
         el.dataset.game = game.game_id
-        el.dataset.deal = str(game.deal)
+        el.dataset.deal = "" if game.deal is None else str(game.deal)
         if el.dataset.status != status:
             el.dataset.status = status
             if stuck:
@@ -392,7 +399,7 @@ class App:
         _by_id("btn-undo").disabled = not game.can_undo
         _by_id("btn-redo").disabled = not game.can_redo
         _by_id("st-game").textContent = SHORT_NAMES[game.game_id]
-        _by_id("st-deal").textContent = str(game.deal)
+        _by_id("st-deal").textContent = "–" if game.deal is None else str(game.deal)
         _by_id("st-moves").textContent = str(game.move_count)
         _by_id("st-time").textContent = clock(game.elapsed)
 
@@ -568,7 +575,7 @@ class App:
         self.view.drag_to(dx, dy)
         drag = self.drag
         if drag is not None:
-            target = self.drop_target(dx, dy)
+            target = self.drop_target(drag, dx, dy)
             self.view.set_hover(target if target in drag["targets"] else None)
 
     def start_drag(self, press: dict[str, Any]) -> bool:
@@ -595,19 +602,14 @@ class App:
             pass
         return True
 
-    def drop_target(self, dx: float, dy: float) -> str | None:
-        """The pile the dragged group is over: the legal pile it overlaps most, else the pile
-        it overlaps most."""
-        drag = self.drag
-        if drag is None:
-            return None
+    def drop_target(self, drag: dict[str, Any], dx: float, dy: float) -> str | None:
+        """The pile the dragged group is over: None while it is mostly over its own pile, else
+        the legal pile it overlaps most, else the pile it overlaps most."""
         left, top, right, bottom = drag["lead"]
         left, right, top, bottom = left + dx, right + dx, top + dy, bottom + dy
         best: tuple[float, str] | None = None
         best_legal: tuple[float, str] | None = None
         for name, (pl, pt, pr, pb) in drag["rects"].items():
-            if name == drag["pile"]:
-                continue
             w = min(right, pr) - max(left, pl)
             h = min(bottom, pb) - max(top, pt)
             if w <= 0 or h <= 0:
@@ -617,6 +619,8 @@ class App:
                 best = (area, name)
             if name in drag["targets"] and (best_legal is None or area > best_legal[0]):
                 best_legal = (area, name)
+        if best is not None and best[1] == drag["pile"]:
+            return None
         if best_legal is not None:
             return best_legal[1]
         return best[1] if best is not None else None
@@ -626,7 +630,6 @@ class App:
         if press is None or ev.pointerId != press["id"]:
             return
         self.press = None
-        js.console.log("DBG up", str(press), str(self.drag is not None))
         if press["drag"]:
             dx = float(ev.clientX) - press["x"]
             dy = float(ev.clientY) - press["y"]
@@ -663,7 +666,7 @@ class App:
             return
         self.view.set_hover(None)
         self.view.set_targets(set())
-        target = self.drop_target(dx, dy) if drag else None
+        target = self.drop_target(drag, dx, dy)
         cards = drag["cards"]
         if target is None:
             self.view.end_drag(cards, back=True)
@@ -852,7 +855,7 @@ class App:
             self.open_game(game_id, None)
 
     def show_deal_dialog(self) -> None:
-        _by_id("deal-input").value = str(self.game.deal)
+        _by_id("deal-input").value = str(self.game.deal or "")
         _by_id("deal-error").textContent = ""
         _by_id("dlg-deal").showModal()
         _by_id("deal-input").select()
@@ -940,7 +943,7 @@ class App:
 
         rate = stats.win_rate
         _by_id("won-body").innerHTML = (
-            f"<p>{game_name(self.game_id)}, deal {self.game.deal}.</p>"
+            f"<p>{self.describe_table()}.</p>"
             '<dl class="won-numbers">'
             f"<dt>Moves</dt><dd data-k=\"moves\">{self.game.move_count}{rec('moves')}</dd>"
             f"<dt>Time</dt><dd data-k=\"time\">{clock(self.game.elapsed)}{rec('time')}</dd>"

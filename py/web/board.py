@@ -110,6 +110,7 @@ class BoardView:
         for name in self.order:
             self.shown[name] = ()
             self.shown_down[name] = 0
+            self.pile_els[name].setAttribute("aria-label", pile_label(name, (), 0))
         for card in position.all_cards():
             el = document.createElement("div")
             el.className = "card"

@@ -1,0 +1,98 @@
+"""``python -m solitaire``: run as a separate process, as a user would."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import conftest
+import pytest
+
+from solitaire import GAMES, MAX_DEAL, Position, deal
+from solitaire.cli import main
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    if conftest.SOLITAIRE_PYTHONPATH:
+        env["PYTHONPATH"] = os.pathsep.join(
+            p for p in (conftest.SOLITAIRE_PYTHONPATH, env.get("PYTHONPATH")) if p
+        )
+    return subprocess.run(
+        [sys.executable, "-m", "solitaire", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=conftest.ROOT / "tests",  # not the checkout root, whose py/ would shadow `py`
+        timeout=60,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_deal_prints_the_position(game: str) -> None:
+    result = run("deal", game, "617")
+    assert result.returncode == 0, result.stderr
+    pos = Position.from_json(json.loads(result.stdout))
+    assert pos == deal(game, 617) and pos.deal == 617
+    assert pos.tableau == deal(game, 617).tableau
+
+
+def test_deal_extremes_in_process(capsys: pytest.CaptureFixture[str]) -> None:
+    for number in ("1", str(MAX_DEAL)):
+        assert main(["deal", "double-rail", number]) == 0
+        doc = json.loads(capsys.readouterr().out)
+        assert Position.from_json(doc) == deal("double-rail", int(number))
+
+
+def test_help() -> None:
+    result = run("--help")
+    assert result.returncode == 0
+    assert "deal" in result.stdout and "usage:" in result.stdout
+    result = run("deal", "--help")
+    assert result.returncode == 0
+    for game in GAMES:
+        assert game in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("deal", "klondike", "1"), "invalid choice"),
+        (("deal", "russian", "0"), "deal numbers run from 1 to 2147483647"),
+        (("deal", "russian", str(2**31)), "deal numbers run from 1 to 2147483647"),
+        (("deal", "russian", "abc"), "is not a whole number"),
+        (("deal", "russian", "1.5"), "is not a whole number"),
+        (("deal", "russian", "٣"), "is not a whole number"),
+        (("deal", "russian", "--5"), ""),
+        (("deal", "russian"), "the following arguments are required"),
+        (("deal",), "the following arguments are required"),
+        ((), "the following arguments are required"),
+        (("shuffle",), "invalid choice"),
+        (("deal", "russian", "1", "2"), "unrecognized arguments"),
+    ],
+)
+def test_bad_arguments_exit_2_with_usage(
+    args: tuple[str, ...], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(list(args))
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: python -m solitaire") and message in err
+
+
+def test_bad_arguments_in_a_process() -> None:
+    for args, message in (
+        (("deal", "klondike", "1"), "invalid choice"),
+        (("deal", "russian", "0"), "deal numbers run from 1"),
+        (("deal", "russian", "x"), "is not a whole number"),
+        (("deal", "russian"), "required"),
+    ):
+        result = run(*args)
+        assert result.returncode == 2, (args, result.stdout, result.stderr)
+        assert result.stderr.startswith("usage: python -m solitaire")
+        assert message in result.stderr
+        assert result.stdout == ""
