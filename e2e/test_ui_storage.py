@@ -204,11 +204,14 @@ def test_win_and_auto_finish_record_statistics(page: Page) -> None:
 
     page.locator("#btn-menu").click()
     page.get_by_role("menuitem", name="Statistics").click()
-    row = page.locator('#stats-body tr[data-stats="russian"]')
-    expect(row.locator("[data-k=played]")).to_have_text("1")
-    expect(row.locator("[data-k=won]")).to_have_text("1")
-    expect(row.locator("[data-k=rate]")).to_have_text("100%")
-    expect(row.locator("[data-k=fewest-moves]")).to_have_text("1")
+    def cell(key: str) -> object:
+        return page.locator(f'#stats-body tr[data-k="{key}"] td[data-stats="russian"]')
+
+    expect(cell("played")).to_have_text("1")
+    expect(cell("won")).to_have_text("1")
+    expect(cell("rate")).to_have_text("100%")
+    expect(cell("streak")).to_have_text("1")
+    expect(cell("fewest-moves")).to_have_text("1")
     page.keyboard.press("Escape")
 
     # auto-finish, offered by a button on a position that foundation moves alone win

@@ -66,7 +66,10 @@ def long_name(card: int) -> str:
 def parse_card(text: str, deck: int = 0) -> int:
     """Read the two-character notation; raises ValueError with the offending text."""
     if not isinstance(text, str) or len(text) != 2:
-        shown = repr(text) if len(repr(text)) <= 20 else repr(text)[:17] + "..."
+        try:
+            shown = repr(text) if len(repr(text)) <= 20 else repr(text)[:17] + "..."
+        except ValueError:  # an int too long to print
+            shown = "a number"
         raise ValueError(f"{shown} is not a card (expected two characters such as 'QS').")
     r = RANKS.find(text[0].upper())
     s = SUITS.find(text[1].upper())

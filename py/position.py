@@ -20,7 +20,10 @@ POSITION_FORMAT = 1
 
 def _short(value: Any) -> str:
     """``repr`` for a message, cut short: a tampered document may hold anything."""
-    text = repr(value)
+    try:
+        text = repr(value)
+    except ValueError:  # an int too long to print
+        return "a number with too many digits"
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -62,6 +65,7 @@ class Move(NamedTuple):
             or not target
             or not count_text.isascii()
             or not count_text.isdigit()
+            or len(count_text) > 6
         ):
             raise ValueError(
                 f"{_short(text)} is not a move "
@@ -395,7 +399,9 @@ class Position:
             if m == 1:
                 where[pile[-1]] = 64 + i
             else:
-                where.update(zip(pile[n - m :][::-1], range(64 + i, 64 * (m + 1) + i, 64)))
+                where.update(
+                    zip(pile[n - m :][::-1], range(64 + i, 64 * (m + 1) + i, 64), strict=True)
+                )
         limited = rules.group_limit != "none"
         limit = self.group_limit(False) if limited else n_cards
         limit_empty = self.group_limit(True) if limited else n_cards

@@ -77,18 +77,30 @@ def _solve_one(job: tuple[str, int, float, int | None]) -> dict[str, Any]:
     }
 
 
-def done_deals(path: str) -> set[int]:
-    """Deals already in a survey output file (a torn last line is ignored)."""
-    seen: set[int] = set()
+def read_survey(path: str) -> dict[int, dict[str, Any]]:
+    """The records of a survey output file by deal; when a deal appears more than once
+    (a later pass with a bigger budget), the last record wins. Torn lines are ignored."""
+    records: dict[int, dict[str, Any]] = {}
     if not os.path.exists(path):
-        return seen
+        return records
     with open(path, encoding="utf-8") as f:
         for line in f:
             try:
-                seen.add(int(json.loads(line)["deal"]))
+                rec = json.loads(line)
+                records[int(rec["deal"])] = rec
             except (ValueError, KeyError, TypeError):
                 continue
-    return seen
+    return records
+
+
+def done_deals(path: str, retry_unknown: bool = False) -> set[int]:
+    """Deals already in a survey output file (with ``retry_unknown``: only those with a
+    verdict, so the unknown ones are solved again)."""
+    return {
+        d
+        for d, rec in read_survey(path).items()
+        if not retry_unknown or rec.get("result") in (WINNABLE, UNWINNABLE)
+    }
 
 
 def survey(
@@ -100,16 +112,17 @@ def survey(
     jobs: int | None,
     quiet: bool = False,
     max_nodes: int | None = None,
+    retry_unknown: bool = False,
 ) -> int:
     todo = list(range(first, last + 1))
     if out:
-        skip = done_deals(out)
+        skip = done_deals(out, retry_unknown)
         todo = [d for d in todo if d not in skip]
         # a torn last line (interrupted write) must not glue onto the next record
         if os.path.exists(out) and os.path.getsize(out):
-            with open(out, "rb") as f:
-                f.seek(-1, os.SEEK_END)
-                torn = f.read(1) != b"\n"
+            with open(out, "rb") as fb:
+                fb.seek(-1, os.SEEK_END)
+                torn = fb.read(1) != b"\n"
             if torn:
                 with open(out, "a", encoding="utf-8") as f:
                     f.write("\n")
@@ -154,7 +167,7 @@ def cmd_survey(args: argparse.Namespace) -> int:
         return 2
     return survey(
         args.game, args.first, args.last, args.budget, args.out, args.jobs,
-        max_nodes=args.max_nodes,
+        max_nodes=args.max_nodes, retry_unknown=args.retry_unknown,
     )
 
 
@@ -182,6 +195,8 @@ def add_commands(sub: Any) -> None:
     s.add_argument("--out", metavar="FILE", help="append JSON lines here; deals in it are skipped")
     s.add_argument("--max-nodes", type=int, default=None, metavar="N",
                    help="also stop each deal after N positions")
+    s.add_argument("--retry-unknown", action="store_true",
+                   help="solve again the deals recorded as unknown (e.g. with a bigger budget)")
     s.add_argument("--jobs", type=int, default=None, metavar="N", help="processes (default: cores)")
     s.set_defaults(run=cmd_survey)
 

@@ -1,7 +1,8 @@
 """Make ``import solitaire`` work in the infra's venv (package installed editable) and in a bare
 checkout (the package is the folder ``py/``: a temporary ``solitaire`` symlink points at it).
 
-``SOLITAIRE_PYTHONPATH`` is what subprocesses (the CLI tests) need on PYTHONPATH.
+(Test modules do not ``import conftest``: with tests/ and e2e/ in one run, that name is
+ambiguous.)
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ except ImportError:
     os.symlink(ROOT / "py", Path(holder) / "solitaire")
     sys.path.insert(0, holder)
     SOLITAIRE_PYTHONPATH = holder
-    import solitaire  # noqa: F401
+    import solitaire
 
 settings.register_profile(
     "default",

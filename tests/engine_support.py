@@ -125,7 +125,7 @@ def _fill(
                 if face(c) == want:
                     free.remove(c)
                     cards.used[face(c)] = cards.used.get(face(c), 0) + 1
-                    piles[k] = pile + (c,)
+                    piles[k] = (*pile, c)
                     progress = True
                     break
     return piles

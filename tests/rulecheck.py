@@ -50,6 +50,9 @@ def refused(pos: Position, move: Move, fragment: str | None = None) -> str:
     game = Game(pos)
     with pytest.raises(IllegalMove):
         game.play(move)
-    assert game.position is pos and game.steps == [] and not game.can_undo
-    assert pos.to_json() == before and hash(pos) == digest
+    assert game.position is pos
+    assert game.steps == []
+    assert not game.can_undo
+    assert pos.to_json() == before
+    assert hash(pos) == digest
     return reason

@@ -6,26 +6,32 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
-import conftest
 import pytest
 
+import solitaire
 from solitaire import GAMES, MAX_DEAL, Position, deal
 from solitaire.cli import main
 
+HERE = Path(__file__).resolve().parent
+
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m solitaire ARGS`` in a new process that imports the same package as the tests:
+    an installed one as it is, or the temporary ``solitaire`` symlink of conftest.py."""
     env = dict(os.environ)
-    if conftest.SOLITAIRE_PYTHONPATH:
+    package = Path(solitaire.__file__).parent
+    if package.name == "solitaire":  # reached through a folder that holds `solitaire`
         env["PYTHONPATH"] = os.pathsep.join(
-            p for p in (conftest.SOLITAIRE_PYTHONPATH, env.get("PYTHONPATH")) if p
+            p for p in (str(package.parent), env.get("PYTHONPATH")) if p
         )
     return subprocess.run(
         [sys.executable, "-m", "solitaire", *args],
         capture_output=True,
         text=True,
         env=env,
-        cwd=conftest.ROOT / "tests",  # not the checkout root, whose py/ would shadow `py`
+        cwd=HERE,  # not the checkout root, whose py/ would shadow the `py` module
         timeout=60,
         check=False,
     )
@@ -36,7 +42,8 @@ def test_deal_prints_the_position(game: str) -> None:
     result = run("deal", game, "617")
     assert result.returncode == 0, result.stderr
     pos = Position.from_json(json.loads(result.stdout))
-    assert pos == deal(game, 617) and pos.deal == 617
+    assert pos == deal(game, 617)
+    assert pos.deal == 617
     assert pos.tableau == deal(game, 617).tableau
 
 
@@ -50,7 +57,8 @@ def test_deal_extremes_in_process(capsys: pytest.CaptureFixture[str]) -> None:
 def test_help() -> None:
     result = run("--help")
     assert result.returncode == 0
-    assert "deal" in result.stdout and "usage:" in result.stdout
+    assert "deal" in result.stdout
+    assert "usage:" in result.stdout
     result = run("deal", "--help")
     assert result.returncode == 0
     for game in GAMES:
@@ -81,7 +89,8 @@ def test_bad_arguments_exit_2_with_usage(
         main(list(args))
     assert exit_.value.code == 2
     err = capsys.readouterr().err
-    assert err.startswith("usage: python -m solitaire") and message in err
+    assert err.startswith("usage: python -m solitaire")
+    assert message in err
 
 
 def test_bad_arguments_in_a_process() -> None:

@@ -39,8 +39,10 @@ DEALS = [
 def test_rules_md_totals() -> None:
     # the counts rules.md states in words
     russian, double_russian = SHAPES["russian"][0], SHAPES["double-russian"][0]
-    assert sum(d for d, _ in russian) == 21 and sum(u for _, u in russian) == 31
-    assert sum(d for d, _ in double_russian) == 45 and sum(u for _, u in double_russian) == 59
+    assert sum(d for d, _ in russian) == 21
+    assert sum(u for _, u in russian) == 31
+    assert sum(d for d, _ in double_russian) == 45
+    assert sum(u for _, u in double_russian) == 59
     assert set(GAMES) == set(SHAPES)
 
 

@@ -26,10 +26,15 @@ def play_some(game: Game, n: int) -> None:
 
 def test_new_game() -> None:
     game = Game.new("russian", 42)
-    assert game.position == Position.deal_of("russian", 42) and game.deal == 42
-    assert game.game_id == "russian" and game.automove
-    assert not game.can_undo and not game.can_redo and game.move_count == 0
-    assert game.undo() is None and game.redo() is None
+    assert game.position == Position.deal_of("russian", 42)
+    assert game.deal == 42
+    assert game.game_id == "russian"
+    assert game.automove
+    assert not game.can_undo
+    assert not game.can_redo
+    assert game.move_count == 0
+    assert game.undo() is None
+    assert game.redo() is None
     with pytest.raises(KeyError):
         Game.new("spider", 1)
 
@@ -41,17 +46,23 @@ def test_undo_redo_and_a_new_move_clears_redo() -> None:
         play_some(game, 1)
         seen.append(game.position)
     assert game.move_count == 6
-    assert game.undo() is not None and game.undo() is not None
-    assert game.position == seen[4] and game.can_redo and game.move_count == 4
+    assert game.undo() is not None
+    assert game.undo() is not None
+    assert game.position == seen[4]
+    assert game.can_redo
+    assert game.move_count == 4
     assert game.redo() is not None
     assert game.position == seen[5]
     # a new move drops what could be redone
     move = game.position.legal_moves()[0]
     game.play(move)
-    assert not game.can_redo and game.redo() is None and game.move_count == 6
+    assert not game.can_redo
+    assert game.redo() is None
+    assert game.move_count == 6
     while game.undo():
         pass
-    assert game.position == seen[0] and game.position == game.start
+    assert game.position == seen[0]
+    assert game.position == game.start
 
 
 def test_restart() -> None:
@@ -59,7 +70,9 @@ def test_restart() -> None:
     play_some(game, 5)
     game.elapsed = 12.5
     game.restart()
-    assert game.position == game.start and game.steps == [] and not game.can_redo
+    assert game.position == game.start
+    assert game.steps == []
+    assert not game.can_redo
     assert game.elapsed == 0
 
 
@@ -84,12 +97,17 @@ def test_save_round_trip(game_id: str) -> None:
     game.undo()
     game.elapsed = 61.25
     doc = game.to_json()
-    assert doc["format"] == SAVE_FORMAT and doc["kind"] == SAVE_KIND and "start" not in doc
+    assert doc["format"] == SAVE_FORMAT
+    assert doc["kind"] == SAVE_KIND
+    assert "start" not in doc
     text = json.dumps(doc)
     back = Game.from_json(json.loads(text))
-    assert back.positions == game.positions and back.steps == game.steps
-    assert back.redo_steps == game.redo_steps and back.automove is False
-    assert back.elapsed == 61.25 and back.to_json() == doc
+    assert back.positions == game.positions
+    assert back.steps == game.steps
+    assert back.redo_steps == game.redo_steps
+    assert back.automove is False
+    assert back.elapsed == 61.25
+    assert back.to_json() == doc
     assert Game.from_text(game.to_text()).to_json() == doc
     back.redo()
     game.redo()
@@ -101,9 +119,11 @@ def test_save_of_a_game_from_a_position_keeps_the_start() -> None:
     game = Game(start)
     game.play(Move("stock", "waste"))
     doc = game.to_json()
-    assert doc["deal"] is None and doc["start"] == start.to_json()
+    assert doc["deal"] is None
+    assert doc["start"] == start.to_json()
     back = Game.from_json(json.loads(json.dumps(doc)))
-    assert back.start == start and back.positions == game.positions
+    assert back.start == start
+    assert back.positions == game.positions
 
 
 def test_save_with_a_changed_start_position_of_a_deal() -> None:
@@ -164,6 +184,10 @@ TAMPERS = {
     "elapsed text": (_set("elapsed", "5"), "playing time"),
     "elapsed nan": (_set("elapsed", float("nan")), "playing time"),
     "elapsed inf": (_set("elapsed", float("inf")), "playing time"),
+    "elapsed huge": (_set("elapsed", 10**400), "playing time"),
+    "deal huge": (_set("deal", 10**5000), "a number with too many digits"),
+    "format huge": (_set("format", 10**5000), "a number with too many digits"),
+    "count huge": (lambda d: d["steps"].append(["9" * 5000 + ":tableau-0>tableau-1"]), "steps"),
     "steps missing": (lambda d: d.pop("steps"), "“steps” is not a list"),
     "steps text": (_set("steps", "tableau-1>tableau-2"), "“steps” is not a list"),
     "step not a list": (lambda d: d["steps"].append("tableau-1>tableau-2"), "not a step"),

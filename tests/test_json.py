@@ -18,7 +18,8 @@ def test_deals_round_trip_exactly(game: str) -> None:
         pos = deal(game, number)
         doc = pos.to_json()
         again = Position.from_json(json.loads(json.dumps(doc)))
-        assert again == pos and again.deal == number
+        assert again == pos
+        assert again.deal == number
         assert again.tableau == pos.tableau  # the very same card ints, copies included
         assert again.to_json() == doc
 
@@ -28,13 +29,18 @@ def test_document_shape() -> None:
     assert set(doc) == {"format", "game", "deal", "tableau", "foundations", "stock", "waste"} | (
         {"copies"} if "copies" in doc else set()
     )
-    assert doc["format"] == 1 and doc["game"] == "double-rail" and doc["deal"] == 3
+    assert doc["format"] == 1
+    assert doc["game"] == "double-rail"
+    assert doc["deal"] == 3
     assert doc["tableau"][0] == {"down": [], "up": [doc["tableau"][0]["up"][0]]}
-    assert len(doc["stock"]) == 99 and doc["waste"] == []
+    assert len(doc["stock"]) == 99
+    assert doc["waste"] == []
     fc = deal("double-freecell", 3).to_json()
-    assert fc["cells"] == [None] * 6 and "stock" not in fc
+    assert fc["cells"] == [None] * 6
+    assert "stock" not in fc
     russian = deal("russian", 3).to_json()
-    assert "cells" not in russian and "copies" not in russian
+    assert "cells" not in russian
+    assert "copies" not in russian
     assert [len(p["down"]) for p in russian["tableau"]] == [0, 1, 2, 3, 4, 5, 6]
 
 
@@ -100,6 +106,12 @@ BAD = {
     "deal zero": (good, _set("deal", 0), "Bad deal number 0"),
     "deal text": (good, _set("deal", "11"), "Bad deal number"),
     "deal bool": (good, _set("deal", True), "Bad deal number"),
+    "deal huge": (good, _set("deal", 10**5000), "Bad deal number a number with too many"),
+    "card huge": (
+        good,
+        _no_copies(lambda d: d["tableau"][0]["up"].__setitem__(0, 10**5000)),
+        "a number is not a card",
+    ),
     "extra key": (good, _set("score", 5), "Unexpected keys: 'score'"),
     "tableau short": (good, lambda d: d["tableau"].pop(), "has 10 tableau piles"),
     "tableau object": (good, _set("tableau", {}), "has 10 tableau piles"),
@@ -190,7 +202,7 @@ def _with_foundations(game: str, piles: list[list[str]], tableau: list[str]) -> 
     return doc
 
 
-SPADES = "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS".split()
+SPADES = ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS", "QS", "KS"]
 HEARTS = [c[0] + "H" for c in SPADES]
 DIAMONDS = [c[0] + "D" for c in SPADES]
 CLUBS = [c[0] + "C" for c in SPADES]
@@ -209,7 +221,7 @@ def test_foundations_must_be_built_from_an_ace_by_suit() -> None:
 
 def test_second_lap_only_in_double_freecell() -> None:
     # A♠ … K♠ A♠ 2♠ on one pile: fine in Double FreeCell, impossible in Double Russian
-    pile = SPADES + ["AS", "2S"]
+    pile = [*SPADES, "AS", "2S"]
     rest = SPADES[2:] + HEARTS * 2 + DIAMONDS * 2 + CLUBS * 2
     Position.from_json(_with_foundations("double-freecell", [pile], rest))
     with pytest.raises(PositionError, match="at most 13 cards"):

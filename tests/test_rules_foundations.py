@@ -6,7 +6,7 @@ import pytest
 from engine_support import make
 from rulecheck import C, F, T, allowed, refused
 
-from solitaire import GAMES, Move, parse_card
+from solitaire import GAMES, Move, Position, parse_card
 
 ALL_GAMES = ["russian", "double-russian", "double-rail", "double-freecell"]
 SPADES = "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS"
@@ -124,7 +124,7 @@ def test_foundation_moves_are_listed_for_every_accepting_pile(game: str) -> None
 # ------------------------------------------------------------------------- free cells
 
 
-def fc(piles: list[str], cells: list[str | None], foundations: list[str] | None = None):  # type: ignore[no-untyped-def]
+def fc(piles: list[str], cells: list[str | None], foundations: list[str] | None = None) -> Position:
     return make("double-freecell", piles, cells=cells, foundations=foundations)
 
 
@@ -132,7 +132,8 @@ def test_any_top_card_goes_to_any_empty_cell() -> None:
     pos = fc(["9S 8H", "KD", *FILL[:8]], [])
     for k in range(6):
         after = allowed(pos, Move(T(0), C(k)))
-        assert after.cells[k] == parse_card("8H") and after.tableau[0] == (parse_card("9S"),)
+        assert after.cells[k] == parse_card("8H")
+        assert after.tableau[0] == (parse_card("9S"),)
     refused(pos, Move(T(0), C(0), 2), "A free cell holds one card.")
     refused(pos, Move(T(0), C(6)), "There is no pile called “cell-6” in Double FreeCell.")
 
@@ -171,7 +172,9 @@ def test_games_without_cells(game: str) -> None:
 # ------------------------------------------------------------------------- stock and waste
 
 
-def rail(piles: list[str], stock: str = "", waste: str = "", foundations: list[str] | None = None):  # type: ignore[no-untyped-def]
+def rail(
+    piles: list[str], stock: str = "", waste: str = "", foundations: list[str] | None = None
+) -> Position:
     return make("double-rail", piles, stock=stock, waste=waste, foundations=foundations)
 
 
@@ -190,7 +193,8 @@ def test_the_stock_deals_one_card_onto_the_waste() -> None:
 def test_no_redeal() -> None:
     pos = rail(["9S"], stock="3C", waste="4H 5H")
     pos = allowed(pos, Move("stock", "waste"))
-    assert pos.stock == () and len(pos.waste) == 3
+    assert pos.stock == ()
+    assert len(pos.waste) == 3
     refused(pos, Move("stock", "waste"), "The stock is empty, and there is no redeal.")
     refused(pos, Move("waste", "stock"), "Nothing can be put on the stock.")
     assert Move("stock", "waste") not in pos.legal_moves()
@@ -215,4 +219,5 @@ def test_games_without_stock(game: str) -> None:
     name = GAMES[game].name
     refused(pos, Move("stock", "waste"), f"There is no pile called “stock” in {name}.")
     refused(pos, Move(T(0), "waste"), f"There is no pile called “waste” in {name}.")
-    assert "stock" not in pos.pile_names() and "waste" not in pos.pile_names()
+    assert "stock" not in pos.pile_names()
+    assert "waste" not in pos.pile_names()

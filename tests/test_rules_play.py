@@ -18,8 +18,10 @@ CLUBS = "AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC"
 @pytest.mark.parametrize("game", ALL_GAMES)
 def test_won_when_every_card_is_on_the_foundations(game: str) -> None:
     won = make(game, [], fill=True)
-    assert won.is_won() and not won.is_stuck()
-    assert won.legal_moves() == [] and won.auto_finish() is None
+    assert won.is_won()
+    assert not won.is_stuck()
+    assert won.legal_moves() == []
+    assert won.auto_finish() is None
     assert sum(map(len, won.foundations)) == GAMES[game].cards
     assert {len(p) for p in won.foundations} == {GAMES[game].foundation_size}
 
@@ -27,7 +29,8 @@ def test_won_when_every_card_is_on_the_foundations(game: str) -> None:
 @pytest.mark.parametrize("game", ALL_GAMES)
 def test_one_card_short_is_not_won(game: str) -> None:
     pos = make(game, ["KH"], fill=True)
-    assert not pos.is_won() and not pos.is_stuck()
+    assert not pos.is_won()
+    assert not pos.is_stuck()
     after = pos.play(pos.legal_moves()[0])
     assert after.is_won()
 
@@ -48,7 +51,8 @@ RUSSIAN_STUCK = [
 def test_russian_stuck() -> None:
     pos = make("russian", RUSSIAN_STUCK, fill=True)  # a complete, valid position
     assert pos.legal_moves() == []
-    assert pos.is_stuck() and not pos.is_won()
+    assert pos.is_stuck()
+    assert not pos.is_won()
     assert pos.auto_finish() is None
 
 
@@ -61,21 +65,25 @@ def test_russian_stuck_when_only_whole_piles_could_shift_to_empty_piles() -> Non
     # a King with a face-down card under it is a real move
     piles = ["#TS KH", "", "#KS #TH JH", "#KC #TD #TC JS", "#KD #QH #QS JD", "#QD #JC QC", ""]
     pos = make("russian", piles, fill=True)
-    assert not pos.is_pointless(Move(T(0), T(1))) and not pos.is_stuck()
+    assert not pos.is_pointless(Move(T(0), T(1)))
+    assert not pos.is_stuck()
 
 
 def test_double_russian_stuck() -> None:
     pos = make("double-russian", ["5S", "5S", "7H", "7H", "9D", "9D", "JC", "JC", "3S", "3S"])
-    assert pos.legal_moves() == [] and pos.is_stuck()
+    assert pos.legal_moves() == []
+    assert pos.is_stuck()
     assert not make("double-russian", ["5S", "6S"]).is_stuck()
 
 
 def test_double_rail_stuck_needs_an_empty_stock() -> None:
     piles = ["5S", "5H", "5D", "5C", "9S"]
     pos = make("double-rail", piles, waste="AS 2C")  # the A♠ is under the 2♣
-    assert pos.legal_moves() == [] and pos.is_stuck()
+    assert pos.legal_moves() == []
+    assert pos.is_stuck()
     pos = make("double-rail", piles, waste="AS 2C", stock="KD")
-    assert pos.legal_moves() == [Move("stock", "waste")] and not pos.is_stuck()
+    assert pos.legal_moves() == [Move("stock", "waste")]
+    assert not pos.is_stuck()
     after = pos.play(Move("stock", "waste"))
     assert after.is_stuck()
 
@@ -84,7 +92,8 @@ def test_double_freecell_stuck() -> None:
     columns = ["5S", "5C", "5S", "5C", "3S", "3C", "3S", "3C", "KH", "KH"]
     cells = ["9S", "9S", "9C", "9C", "9H", "9H"]
     pos = make("double-freecell", columns, cells=cells)
-    assert pos.legal_moves() == [] and pos.is_stuck()
+    assert pos.legal_moves() == []
+    assert pos.is_stuck()
     pos = make("double-freecell", columns, cells=cells[:5])
     assert not pos.is_stuck()  # a free cell is a move
 
@@ -127,7 +136,8 @@ def test_double_freecell_safe_needs_both_copies_of_the_other_colour() -> None:
     assert Move(T(0), F(1)) in pos.safe_automoves()
     pos = make("double-freecell", ["5H"], foundations=[lap2["S"], hearts, CLUBS])
     assert Move(T(0), F(1)) in pos.legal_moves()
-    assert not pos.is_safe(parse_card("5H")) and pos.safe_automoves() == []
+    assert not pos.is_safe(parse_card("5H"))
+    assert pos.safe_automoves() == []
     # the red 4s do not matter to a red 5, nor the other black suit's 4 alone
     pos = make("double-freecell", ["5H"], foundations=[SPADES, hearts, CLUBS])
     assert pos.safe_automoves() == []
@@ -183,10 +193,13 @@ def test_a_move_and_its_auto_moves_are_one_undo_step(automove: bool) -> None:
         assert game.position.tableau[0] == ()
     else:
         assert step == [Move(T(0), T(1))]
-    assert game.move_count == 1 and game.steps == [step]
+    assert game.move_count == 1
+    assert game.steps == [step]
     assert game.undo() == step
-    assert game.position == pos and game.move_count == 0
-    assert game.redo() == step and game.move_count == 1
+    assert game.position == pos
+    assert game.move_count == 0
+    assert game.redo() == step
+    assert game.move_count == 1
 
 
 # ------------------------------------------------------------------------- auto-finish
@@ -195,14 +208,17 @@ def test_a_move_and_its_auto_moves_are_one_undo_step(automove: bool) -> None:
 def test_auto_finish_offered_when_foundation_moves_alone_win() -> None:
     pos = make("russian", ["KS QS", "KH QH", "#KD QD", "KC QC"], fill=True)
     moves = pos.auto_finish()
-    assert moves is not None and len(moves) == 8
+    assert moves is not None
+    assert len(moves) == 8
     assert all(m.target.startswith("foundation") for m in moves)
     end = pos
     for move in moves:
         end = end.play(move)
     assert end.is_won()
     game = Game(pos, automove=False)
-    assert game.auto_finish() == moves and game.position.is_won() and game.move_count == 1
+    assert game.auto_finish() == moves
+    assert game.position.is_won()
+    assert game.move_count == 1
     game.undo()
     assert game.position == pos
 
@@ -214,7 +230,8 @@ def test_auto_finish_not_offered_when_a_card_is_buried() -> None:
     with pytest.raises(IllegalMove) as error:
         game.auto_finish()
     assert is_sentence(str(error.value))
-    assert game.position is pos and game.steps == []
+    assert game.position is pos
+    assert game.steps == []
 
 
 def test_auto_finish_with_stock_deals_double_rail() -> None:
@@ -236,13 +253,15 @@ def test_auto_finish_with_stock_deals_double_rail() -> None:
 def test_auto_finish_double_freecell_with_cells() -> None:
     pos = make("double-freecell", ["KS", "QS"], cells=["KH", None, "QH"], fill=True)
     moves = pos.auto_finish()
-    assert moves is not None and len(moves) == 4
+    assert moves is not None
+    assert len(moves) == 4
 
 
 def test_auto_finish_plays_from_a_position_with_face_down_cards() -> None:
     pos = make("russian", ["#KS #QS JS", "KH QH JH", "KD QD JD", "KC QC JC"], fill=True)
     moves = pos.auto_finish()
-    assert moves is not None and len(moves) == 12
+    assert moves is not None
+    assert len(moves) == 12
 
 
 def test_auto_finish_is_none_once_won() -> None:
@@ -255,4 +274,5 @@ def test_valid_documents_for_the_hand_made_endgames() -> None:
         make("double-rail", ["KS"], stock="QH KH QS", fill=True),
     ):
         again = Position.from_json(pos.to_json())
-        assert again == pos and again.to_json() == pos.to_json()
+        assert again == pos
+        assert again.to_json() == pos.to_json()

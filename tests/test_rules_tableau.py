@@ -6,7 +6,7 @@ import pytest
 from engine_support import make
 from rulecheck import T, allowed, refused
 
-from solitaire import Game, Move, parse_card
+from solitaire import Game, Move, Position, parse_card
 
 RUSSIAN_GAMES = ["russian", "double-russian"]
 ALL_GAMES = ["russian", "double-russian", "double-rail", "double-freecell"]
@@ -92,8 +92,9 @@ def test_yukon_any_face_up_card_moves_with_everything_on_it(game: str) -> None:
     pos = make(game, ["#2C 9S 3H KD 4C", "TS", "4H", "5C"])
     # 9♠ with the three unordered cards on it goes on the 10♠
     after = allowed(pos, Move(T(0), T(1), 4))
-    assert after.tableau[1] == tuple(parse_card(c) for c in "TS 9S 3H KD 4C".split())
-    assert after.tableau[0] == (parse_card("2C"),) and after.down[0] == 0  # turned
+    assert after.tableau[1] == tuple(parse_card(c) for c in ["TS", "9S", "3H", "KD", "4C"])
+    assert after.tableau[0] == (parse_card("2C"),)
+    assert after.down[0] == 0
     # a group from the middle: 3♥ with K♦ 4♣ on it, onto the 4♥
     allowed(pos, Move(T(0), T(2), 3))
     # the top card alone
@@ -144,7 +145,7 @@ RUN = "KS QH JS TH 9S 8H 7S 6H 5S"  # nine cards, alternating colours
 FILL = ["2D", "2D", "3C", "3C", "4D", "4D", "2H", "2H", "3S"]  # unrelated cards
 
 
-def fc(columns: list[str], cells: list[str | None]):  # type: ignore[no-untyped-def]
+def fc(columns: list[str], cells: list[str | None]) -> Position:
     return make("double-freecell", columns, cells=cells)
 
 
@@ -170,7 +171,8 @@ def test_supermove_empty_columns_double_the_limit() -> None:
     full = ["AD", "AD", "AC", "AC", "AH", "AH"]
     # no free cell, one empty column that is not the destination: 1 × 2^1 = 2
     pos = fc([RUN, "7C", "9C", "TD", "", *FILL[:5]], full)
-    assert pos.group_limit(False) == 2 and pos.group_limit(True) == 1
+    assert pos.group_limit(False) == 2
+    assert pos.group_limit(True) == 1
     allowed(pos, Move(T(0), T(1), 2))  # 6♥ 5♠ on the 7♣
     refused(pos, Move(T(0), T(2), 4), "at most 2 cards")
     refused(pos, Move(T(0), T(3), 5), "at most 2 cards")
@@ -181,7 +183,8 @@ def test_supermove_empty_columns_double_the_limit() -> None:
     refused(pos, Move(T(0), T(3), 5), "at most 4 cards")
     # 6 free cells and 2 empty columns: 7 × 4 = 28; the whole nine-card run moves
     pos = fc([RUN, "", "", *FILL[:7]], [])
-    assert pos.group_limit(False) == 28 and pos.group_limit(True) == 14
+    assert pos.group_limit(False) == 28
+    assert pos.group_limit(True) == 14
     allowed(pos, Move(T(0), T(1), 9))
 
 
@@ -229,7 +232,8 @@ def test_supermove_lists_exactly_the_allowed_counts() -> None:
 def test_russian_empty_pile_takes_only_a_king(game: str) -> None:
     pos = make(game, ["#4D KS 3H 7C", "", "QH", "#5D JC"])
     after = allowed(pos, Move(T(0), T(1), 3))  # K♠ with whatever is on it
-    assert after.down[0] == 0 and len(after.tableau[0]) == 1
+    assert after.down[0] == 0
+    assert len(after.tableau[0]) == 1
     allowed(pos, Move(T(0), T(4), 3))  # to any empty pile
     refused(pos, Move(T(2), T(1)), "Only a King can go to an empty pile.")  # Q♥
     refused(pos, Move(T(0), T(1), 2), "Only a King")  # 3♥ 7♣
@@ -262,24 +266,29 @@ def test_uncovered_card_turns_as_part_of_the_move(game: str) -> None:
     pos = make(game, ["#2C #5H 9S", "TS", "#AD 7D"])
     assert pos.down == (2, 0, 1) + (0,) * (len(pos.tableau) - 3)
     after = allowed(pos, Move(T(0), T(1)))
-    assert after.down[0] == 1 and after.tableau[0] == (parse_card("2C"), parse_card("5H"))
+    assert after.down[0] == 1
+    assert after.tableau[0] == (parse_card("2C"), parse_card("5H"))
     # one step in a game, and one undo turns it back down
     game_ = Game(pos, automove=False)
     step = game_.play(Move(T(0), T(1)))
-    assert step == [Move(T(0), T(1))] and game_.move_count == 1
+    assert step == [Move(T(0), T(1))]
+    assert game_.move_count == 1
     assert game_.position.down[0] == 1
     game_.undo()
-    assert game_.position.down[0] == 2 and game_.position == pos
+    assert game_.position.down[0] == 2
+    assert game_.position == pos
 
 
 @pytest.mark.parametrize("game", RUSSIAN_GAMES)
 def test_turning_after_a_move_to_a_foundation(game: str) -> None:
     pos = make(game, ["#2C AS", "#3D #4D KH 8H", "9H"])
     after = allowed(pos, Move(T(0), "foundation-0"))
-    assert after.down[0] == 0 and after.tableau[0] == (parse_card("2C"),)
+    assert after.down[0] == 0
+    assert after.tableau[0] == (parse_card("2C"),)
     # a group that leaves only face-down cards turns the new top
     after = allowed(pos, Move(T(1), T(5), 2))
-    assert after.down[1] == 1 and len(after.tableau[1]) == 2
+    assert after.down[1] == 1
+    assert len(after.tableau[1]) == 2
     # no turn while a face-up card is still on top
     after = allowed(pos, Move(T(1), T(2), 1))
     assert after.down[1] == 2

@@ -825,7 +825,7 @@ class App:
             except Exception:
                 pass
         dialog = button.closest("dialog")
-        if dialog and action not in ("reset-stats",):
+        if dialog and action not in ("reset-stats", "rules-of"):
             dialog.close()
         handler = {
             "undo": self.undo,
@@ -841,6 +841,7 @@ class App:
             "close-dialog": lambda: None,
             "reset-stats": self.reset_stats,
             "hint": lambda: None,
+            "rules-of": lambda: self.show_rules_of(str(button.getAttribute("data-game"))),
         }.get(action)
         if handler is not None:
             handler()
@@ -870,9 +871,14 @@ class App:
         self.open_game(self.game_id, int(text), fresh=True)
 
     def show_rules(self) -> None:
-        for section in list(document.querySelectorAll("#dlg-rules section[data-rules]")):
-            section.classList.toggle("current", section.dataset.rules == self.game_id)
+        self.show_rules_of(self.game_id)
         _by_id("dlg-rules").showModal()
+
+    def show_rules_of(self, game_id: str) -> None:
+        for section in list(document.querySelectorAll("#dlg-rules section[data-rules]")):
+            section.classList.toggle("current", section.dataset.rules == game_id)
+        for tab in list(document.querySelectorAll("#dlg-rules .rules-tabs button")):
+            tab.setAttribute("aria-pressed", "true" if tab.dataset.game == game_id else "false")
 
     def show_settings(self) -> None:
         s = self.settings
@@ -902,26 +908,37 @@ class App:
             root.dataset.theme = s.theme
 
     def stats_rows(self) -> str:
-        rows = []
-        for game_id in GAMES:
-            st: Stats = self.store.load_stats(game_id)
-            rate = st.win_rate
-            current = ' class="current"' if game_id == self.game_id else ""
-            rows.append(
-                f"<tr{current} data-stats=\"{game_id}\"><td>{SHORT_NAMES[game_id]}</td>"
-                f"<td data-k=\"played\">{st.played}</td><td data-k=\"won\">{st.won}</td>"
-                f"<td data-k=\"rate\">{'–' if rate is None else f'{rate:.0%}'}</td>"
-                f"<td data-k=\"streak\">{st.streak}</td>"
-                f"<td data-k=\"best-streak\">{st.best_streak}</td>"
-                f"<td data-k=\"best-time\">{clock(st.best_time)}</td>"
-                f"<td data-k=\"fewest-moves\">{'–' if st.fewest_moves is None else st.fewest_moves}</td></tr>"
-            )
+        """The statistics table: one column per game (fits a phone), one row per number."""
+        games = list(GAMES)
+        stats = {g: self.store.load_stats(g) for g in games}
+
+        def rate(st: Stats) -> str:
+            return "–" if st.win_rate is None else f"{st.win_rate:.0%}"
+
+        rows: list[tuple[str, str, Any]] = [
+            ("played", "Played", lambda st: st.played),
+            ("won", "Won", lambda st: st.won),
+            ("rate", "Win rate", rate),
+            ("streak", "Streak", lambda st: st.streak),
+            ("best-streak", "Best streak", lambda st: st.best_streak),
+            ("best-time", "Best time", lambda st: clock(st.best_time)),
+            ("fewest-moves", "Fewest moves",
+             lambda st: "–" if st.fewest_moves is None else st.fewest_moves),
+        ]
+
+        def cls(g: str) -> str:
+            return ' class="current"' if g == self.game_id else ""
+
+        head = "".join(f'<th scope="col"{cls(g)}>{SHORT_NAMES[g]}</th>' for g in games)
+        body = "".join(
+            f'<tr data-k="{key}"><th scope="row">{label}</th>'
+            + "".join(f'<td data-stats="{g}"{cls(g)}>{value(stats[g])}</td>' for g in games)
+            + "</tr>"
+            for key, label, value in rows
+        )
         return (
-            '<div class="stats-scroll"><table class="stats-table"><thead><tr><th>Game</th>'
-            "<th>Played</th><th>Won</th><th>Win rate</th><th>Streak</th><th>Best streak</th>"
-            "<th>Best time</th><th>Fewest moves</th></tr></thead><tbody>"
-            + "".join(rows)
-            + "</tbody></table></div>"
+            '<div class="stats-scroll"><table class="stats-table"><thead><tr><td></td>'
+            f"{head}</tr></thead><tbody>{body}</tbody></table></div>"
         )
 
     def show_stats(self) -> None:

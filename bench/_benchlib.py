@@ -1,0 +1,503 @@
+"""Shared by the page benchmarks (bench_page.py, bench_boot_options.py); not a benchmark itself
+(``make bench`` skips files starting with ``_``).
+
+- the built site (``_site/`` or ``$SOLITAIRE_SITE``) served next to bench/pages/ (as /bench/),
+  without writing anything into ``_site/``;
+- ``variant_site()``: the site rebuilt by ``tools/build_site.py`` from a copy of the sources with
+  some files changed, to measure a proposed change to index.html, web/ or the build;
+- Chromium launched exactly as the e2e tests launch it (e2e/harness.py);
+- boot timing: navigation start -> ``<html data-app="ready">``, read in the page;
+- move latency: clicks dispatched in the page, timed with performance.now();
+- statistics helpers and the machine description.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import json
+import os
+import platform
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = ROOT / "bench" / "pages"
+for _p in (ROOT / "tools", ROOT / "e2e"):
+    if str(_p) not in sys.path:
+        sys.path.insert(0, str(_p))
+
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright  # noqa: E402
+
+import build_site  # noqa: E402
+from harness import CHROMIUM_ARGS, DEBIAN_CHROMIUM, VIEWPORT  # noqa: E402
+from serve import SiteServer  # noqa: E402
+
+
+def _import_solitaire() -> None:
+    try:
+        import solitaire  # noqa: F401
+    except ImportError:  # a bare checkout: the package is the folder py/
+        holder = tempfile.mkdtemp(prefix="solitaire-bench-")
+        os.symlink(ROOT / "py", os.path.join(holder, "solitaire"))
+        sys.path.insert(0, holder)
+
+
+_import_solitaire()
+from solitaire.cards import card_name, long_name  # noqa: E402
+from solitaire.game import Game  # noqa: E402
+from solitaire.position import Position  # noqa: E402
+from solitaire.web.text import card_face_html  # noqa: E402
+
+BOOT_TIMEOUT_MS = 180_000
+
+# ----------------------------------------------------------------------------- the site
+
+
+def site_dir() -> Path:
+    given = os.environ.get("SOLITAIRE_SITE")
+    path = Path(given) if given else ROOT / "_site"
+    if not path.is_absolute():
+        path = ROOT / path
+    if not (path / "index.html").is_file() or not (path / "sw.js").is_file():
+        sys.exit(f"no built site in {path}: run `make site` (or `make test` / `make play`) first")
+    return path
+
+
+@contextlib.contextmanager
+def served_root(site: Path) -> Iterator[Path]:
+    """A temporary folder holding the site (symlinked, never written to) plus /bench/."""
+    tmp = Path(tempfile.mkdtemp(prefix="solitaire-bench-root-"))
+    try:
+        for entry in site.iterdir():
+            (tmp / entry.name).symlink_to(entry.resolve())
+        (tmp / "bench").symlink_to(PAGES)
+        yield tmp
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def variant_site(
+    changes: dict[str, str | None],
+    constants: dict[str, Any] | None = None,
+) -> Iterator[Path]:
+    """Build the site from a copy of index.html, web/ and py/ with ``changes`` applied
+    (path -> new text, or None to delete) and build_site constants overridden; yields the
+    built folder (plus bench/ pages). The service worker is stamped as usual, so a variant
+    is exactly what a deploy of that change would serve."""
+    tmp = Path(tempfile.mkdtemp(prefix="solitaire-bench-variant-"))
+    src = tmp / "src"
+    out = tmp / "site"
+    saved = {k: getattr(build_site, k) for k in (constants or {})}
+    try:
+        src.mkdir()
+        for name in ("index.html", "package.json"):
+            shutil.copy2(ROOT / name, src / name)
+        for name in ("web", "py"):
+            shutil.copytree(
+                ROOT / name, src / name, ignore=shutil.ignore_patterns("__pycache__", ".*")
+            )
+        (src / "node_modules").symlink_to(ROOT / "node_modules")
+        for rel, text in changes.items():
+            target = src / rel
+            if text is None:
+                target.unlink()
+            else:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(text, encoding="utf-8")
+        for k, v in (constants or {}).items():
+            setattr(build_site, k, v)
+        build_site.build(out, root=src)
+        (out / "bench").symlink_to(PAGES)
+        yield out
+    finally:
+        for k, v in saved.items():
+            setattr(build_site, k, v)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+# ----------------------------------------------------------------------------- the browser
+
+
+@contextlib.contextmanager
+def chromium() -> Iterator[Browser]:
+    exe = os.environ.get("CHROMIUM", DEBIAN_CHROMIUM)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=exe if exe and Path(exe).exists() else None,
+            args=CHROMIUM_ARGS,
+            headless=os.environ.get("HEADED") != "1",
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+# Installed before any script of the page: timestamps (ms since navigation start) of PyScript's
+# progress events and of <html data-app> changing.
+INIT_SCRIPT = """
+window.__bench = { marks: {}, errors: [] };
+addEventListener('py:progress', (e) => { window.__bench.marks[e.detail] = performance.now(); });
+addEventListener('error', (e) => { window.__bench.errors.push(String(e.message)); });
+new MutationObserver(() => {
+  const root = document.documentElement;
+  const app = root && root.dataset.app;
+  if (app && !(('app:' + app) in window.__bench.marks)) {
+    window.__bench.marks['app:' + app] = performance.now();
+  }
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-app'] });
+"""
+
+
+def new_context(browser: Browser, base_url: str, service_workers: bool) -> BrowserContext:
+    ctx = browser.new_context(
+        base_url=base_url,
+        service_workers="allow" if service_workers else "block",
+        viewport=VIEWPORT,
+    )
+    ctx.add_init_script(INIT_SCRIPT)
+    return ctx
+
+
+def wait_ready(page: Page) -> dict[str, float]:
+    """Wait for data-app=ready; return the page's marks (fails on data-app=failed)."""
+    page.wait_for_function(
+        "() => document.documentElement.dataset.app !== 'loading'", timeout=BOOT_TIMEOUT_MS
+    )
+    state = page.evaluate("document.documentElement.dataset.app")
+    if state != "ready":
+        text = page.evaluate("(document.getElementById('boot-error') || {}).textContent || ''")
+        raise RuntimeError(f"{page.url}: data-app={state!r} {text.strip()[:300]}")
+    marks: dict[str, float] = page.evaluate("window.__bench.marks")
+    return marks
+
+
+@dataclass
+class Boot:
+    cold_ms: float
+    warm_ms: float | None
+    marks: dict[str, float]
+    warm_marks: dict[str, float]
+    requests: list[str] = field(default_factory=list)  # URLs of the cold boot, in order
+
+
+def measure_boot(
+    browser: Browser,
+    base_url: str,
+    path: str,
+    *,
+    warm: bool,
+    service_worker: bool,
+    warm_ready_js: str | None = None,
+) -> Boot:
+    """Cold boot in a fresh context; then (``warm``) wait until the page's service worker
+    controls it (and ``warm_ready_js`` is true), close the tab and open the page again in a
+    new tab of the same context: the returning visitor, served by the worker's cache (or the
+    HTTP cache when the page has no worker)."""
+    ctx = new_context(browser, base_url, service_workers=service_worker)
+    try:
+        page = ctx.new_page()
+        requests: list[str] = []
+        page.on("request", lambda r: requests.append(r.url))
+        page.goto(path, wait_until="commit")
+        marks = wait_ready(page)
+        cold = marks["app:ready"]
+        warm_ms = None
+        warm_marks: dict[str, float] = {}
+        if warm:
+            if service_worker:
+                page.wait_for_function(
+                    "() => navigator.serviceWorker.controller !== null", timeout=BOOT_TIMEOUT_MS
+                )
+            if warm_ready_js:
+                page.wait_for_function(warm_ready_js, timeout=BOOT_TIMEOUT_MS)
+            page.close()
+            page = ctx.new_page()
+            page.goto(path, wait_until="commit")
+            warm_marks = wait_ready(page)
+            warm_ms = warm_marks["app:ready"]
+        return Boot(cold, warm_ms, marks, warm_marks, requests)
+    finally:
+        ctx.close()
+
+
+# ----------------------------------------------------------------------------- moves
+
+#: Per game, pile sizes (face down, face up) the board plans its card size for (py/web/board.py).
+PLAN = {
+    "russian": (6, 12),
+    "double-russian": (9, 14),
+    "double-rail": (0, 14),
+    "double-freecell": (0, 16),
+}
+
+
+def layout_of(position: Position) -> dict[str, Any]:
+    """What bench/pages/js_board.html needs to draw ``position`` as the real board does
+    (the grid of py/web/board.py's ``layout``; card faces from solitaire.web.text)."""
+    rules = position.rules
+    top: list[str | None] = []
+    if rules.stock:
+        top += ["stock", "waste"]
+    top += [f"cell-{i}" for i in range(rules.cells)]
+    foundations: list[str | None] = [f"foundation-{i}" for i in range(rules.foundations)]
+    cols = max(len(rules.tableau), len(top) + len(foundations))
+    top += [None] * (cols - len(top) - len(foundations)) + foundations
+    order = [n for n in top if n is not None] + [f"tableau-{i}" for i in range(len(rules.tableau))]
+    piles = {}
+    for name in order:
+        cards = list(position.pile(name))
+        if name.startswith("tableau"):
+            down = position.down[int(name[8:])]
+        elif name == "stock":
+            down = len(cards)
+        else:
+            down = 0
+        piles[name] = {"cards": cards, "down": down}
+    return {
+        "game": rules.id,
+        "deal": position.deal,
+        "cols": cols,
+        "tcols": len(rules.tableau),
+        "top": top,
+        "order": order,
+        "piles": piles,
+        "plan": list(PLAN.get(rules.id, (6, 12))),
+        "rules": {
+            "build": rules.build,
+            "group": rules.group,
+            "empty": rules.empty,
+            "foundationSize": rules.foundation_size,
+        },
+        "cards": {
+            str(c): {"name": card_name(c), "label": long_name(c), "html": card_face_html(c)}
+            for c in position.all_cards()
+        },
+    }
+
+
+def plan_moves(game_id: str, moves: int, seed: int) -> list[dict[str, Any]]:
+    """A random game of ``moves`` player moves (auto-move on, as the page's default), from
+    deal 1 on; a deal that is won, stuck or auto-finished is followed by the next deal.
+    Each action says what to click and what the table must show afterwards."""
+    rng = random.Random(f"{seed}:{game_id}")
+    actions: list[dict[str, Any]] = []
+    deal = 0
+    game: Game | None = None
+    done = 0
+    while done < moves:
+        position = game.position if game is not None else None
+        legal = (
+            [m for m in position.legal_moves() if not position.is_pointless(m)]
+            if position is not None and not position.is_won()
+            else []
+        )
+        if not legal:
+            deal += 1
+            game = Game.new(game_id, deal, automove=True)
+            actions.append({"type": "deal", "game": game_id, "deal": deal,
+                            "layout": layout_of(game.position)})
+            continue
+        assert game is not None and position is not None
+        move = rng.choice(legal)
+        step = game.play(move)
+        first = position._apply(step[0])
+        after = game.position
+        finish = None
+        if not after.is_won() and after.auto_finish():
+            finish = [list(m) for m in game.auto_finish()]
+            after = game.position
+        touched = {move.source, move.target} | {m.source for m in step} | {m.target for m in step}
+        if finish:
+            touched |= {m[0] for m in finish} | {m[1] for m in finish}
+        src_cards = position.pile(move.source)
+        actions.append({
+            "type": "move",
+            "src": move.source,
+            "start": None if move.source == "stock" else len(src_cards) - move.count,
+            "dst": move.target,
+            "auto": [list(m) for m in step[1:]],
+            "finish": finish,
+            "first": {n: len(first.pile(n)) for n in (move.source, move.target)},
+            "final": {n: len(after.pile(n)) for n in sorted(touched)},
+        })
+        done += 1
+    return actions
+
+
+# Runs in the page (real or JS board): plays the actions, timing each click from just before
+# the pointerdown is dispatched to just after the handlers have returned and style and layout
+# are up to date (a forced layout), i.e. the DOM shows the move. Returns times and mismatches.
+DRIVER_JS = """
+async ([actions, isJs]) => {
+  const board = document.getElementById('board');
+  const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const pileEl = (name) => board.querySelector(`[data-pile="${name}"]`);
+  const size = (name) => pileEl(name).querySelectorAll(':scope > .card').length;
+  const sizesOk = (want) => Object.entries(want).every(([n, k]) => size(n) === k);
+  async function until(pred, ms) {
+    const t = performance.now();
+    while (!pred()) {
+      if (performance.now() - t > ms) return false;
+      await frame();
+    }
+    return true;
+  }
+  function click(target) {
+    const r = target.getBoundingClientRect();
+    const base = { bubbles: true, cancelable: true, composed: true, view: window,
+      clientX: r.left + r.width / 2, clientY: r.top + Math.min(r.height / 2, 10), button: 0 };
+    const p = { ...base, pointerId: 1, pointerType: 'mouse', isPrimary: true };
+    const t0 = performance.now();
+    target.dispatchEvent(new PointerEvent('pointerdown', { ...p, buttons: 1 }));
+    target.dispatchEvent(new PointerEvent('pointerup', { ...p, buttons: 0 }));
+    target.dispatchEvent(new MouseEvent('click', { ...base, detail: 1 }));
+    const t1 = performance.now();
+    void document.body.offsetHeight;  // style and layout of the new DOM
+    const t2 = performance.now();
+    handler.push(t1 - t0);
+    return t2 - t0;
+  }
+  const topOf = (name) => { const el = pileEl(name); const cards = el.querySelectorAll(':scope > .card');
+    return cards.length ? cards[cards.length - 1] : el; };
+  const out = { select: [], move: [], handler: [], errors: [] };
+  const handler = [];
+  for (const a of actions) {
+    if (a.type === 'deal') {
+      if (isJs) window.jsBoard.setup(a.layout);
+      else location.hash = `#${a.game}/${a.deal}`;
+      const ok = await until(() => board.dataset.game === a.game && board.dataset.deal === String(a.deal)
+        && Object.entries(a.layout.piles).every(([n, p]) => size(n) === p.cards.length), 30000);
+      if (!ok) { out.errors.push(`deal ${a.game}/${a.deal} not shown`); return out; }
+      await sleep(50);
+      continue;
+    }
+    if (a.start !== null) {
+      const card = pileEl(a.src).querySelectorAll(':scope > .card')[a.start];
+      out.select.push(click(card));
+      await frame();
+    }
+    // click-to-move: the second click makes the move; the stock deals on one click
+    out.move.push(click(topOf(a.src === 'stock' ? 'stock' : a.dst)));
+    out.handler.push(handler[handler.length - 1]);
+    if (!sizesOk(a.first)) {
+      out.errors.push(`move ${a.src}->${a.dst}: expected ${JSON.stringify(a.first)}`);
+      return out;
+    }
+    if (isJs) {
+      if (a.auto.length) window.jsBoard.apply(a.auto);
+      if (a.finish) window.jsBoard.apply(a.finish);
+    }
+    const ok = await until(() => sizesOk(a.final), a.finish ? 30000 : 10000);
+    if (!ok) { out.errors.push(`after ${a.src}->${a.dst}: expected ${JSON.stringify(a.final)}`); return out; }
+    await frame();
+  }
+  return out;
+}
+"""
+
+
+def play_in_page(page: Page, actions: list[dict[str, Any]], is_js: bool) -> dict[str, Any]:
+    result: dict[str, Any] = page.evaluate(DRIVER_JS, [actions, is_js])
+    if result["errors"]:
+        raise RuntimeError(f"{page.url}: the page did not follow the moves: {result['errors']}")
+    return result
+
+
+# ----------------------------------------------------------------------------- numbers
+
+
+def median(xs: list[float]) -> float:
+    return statistics.median(xs) if xs else float("nan")
+
+
+def percentile(xs: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100)."""
+    if not xs:
+        return float("nan")
+    s = sorted(xs)
+    k = max(0, min(len(s) - 1, int(round(q / 100 * len(s) + 0.5)) - 1))
+    return s[k]
+
+
+def gzip9(data: bytes) -> int:
+    return len(gzip.compress(data, compresslevel=9, mtime=0))
+
+
+def brotli_size(data: bytes) -> int | None:
+    try:
+        import brotli  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    return len(brotli.compress(data, quality=11))
+
+
+def machine() -> dict[str, Any]:
+    cpu = "?"
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    mem = "?"
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        kb = int(Path("/proc/meminfo").read_text().split()[1])
+        mem = f"{kb / 1e6:.1f} GB"
+    pins = json.loads((ROOT / "package.json").read_text())["dependencies"]
+    return {
+        "date": time.strftime("%Y-%m-%d %H:%M %Z"),
+        "host": platform.node(),
+        "os": platform.platform(terse=True),
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "memory": mem,
+        "pyodide": pins.get("pyodide"),
+        "pyscript": pins.get("@pyscript/core"),
+    }
+
+
+def loadavg() -> str:
+    try:
+        return " ".join(f"{x:.1f}" for x in os.getloadavg())
+    except OSError:
+        return "?"
+
+
+def fmt_ms(x: float | None) -> str:
+    if x is None or x != x:
+        return "–"
+    return f"{x:,.0f} ms" if x >= 100 else f"{x:.2f} ms"
+
+
+def table(rows: list[list[str]], header: list[str]) -> str:
+    """A Markdown table (readable as plain text too)."""
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: list[str]) -> str:
+        return "| " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths)) + " |"
+
+    sep = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
+    return "\n".join([line(header), sep, *(line(r) for r in rows)])
+
+
+def alternate(n: int, makers: list[Callable[[], Any]]) -> list[list[Any]]:
+    """Run each maker ``n`` times, interleaved (A B, B A, A B, ...), results per maker."""
+    results: list[list[Any]] = [[] for _ in makers]
+    for i in range(n):
+        order = list(range(len(makers)))
+        if i % 2:
+            order.reverse()
+        for k in order:
+            results[k].append(makers[k]())
+    return results

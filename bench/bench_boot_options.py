@@ -1,0 +1,177 @@
+"""Start-up options, measured side by side: the site as built against variants of it, each
+rebuilt by tools/build_site.py from a copy of the sources with one proposed change.
+
+    .venv/bin/python bench/bench_boot_options.py [--runs 3] [--only as-built,snapshot,...]
+
+For every variant: cold boot (fresh context) and warm boot (new tab of the same context once
+the service worker controls the page, and, for the snapshot variants, once the snapshot is
+saved), navigation start -> <html data-app="ready">. Variants and bare page take turns in every
+round; the table gives medians and each variant's ratio to the as-built site of the same rounds.
+The proposed files live in bench/pages/proposed/; see docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # PYTHONSAFEPATH=1 leaves it out
+
+import _benchlib as lib  # noqa: E402
+
+PROPOSED = lib.PAGES / "proposed"
+REAL = "./#russian/1"
+
+PRELOADS = """  <link rel="modulepreload" href="vendor/pyodide/pyodide.mjs">
+  <link rel="modulepreload" href="vendor/pyodide/pyodide.asm.mjs">
+  <link rel="preload" href="vendor/pyodide/pyodide.asm.wasm" as="fetch" type="application/wasm" crossorigin>
+  <link rel="preload" href="vendor/pyodide/python_stdlib.zip" as="fetch" crossorigin>
+"""
+
+# index.html without PyScript: the same Pyodide, the same files map, the same main().
+NO_PYSCRIPT_LOADER = """<script type="module">
+  import { loadPyodide } from "./%(module)s";
+  const config = await (await fetch("./pyscript.json")).json();
+  const source = Promise.all(Object.entries(config.files).map(async ([url, path]) => {
+    const r = await fetch(url);
+    if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
+    return [path, await r.text()];
+  }));
+  const py = await loadPyodide();
+  for (const [path, text] of await source) {
+    const dir = path.slice(0, path.lastIndexOf("/"));
+    py.FS.mkdirTree(dir);
+    py.FS.writeFile(path, text);
+  }
+  py.runPython("from solitaire.web.app import main\\nmain()");
+</script>
+"""
+
+
+def _index() -> str:
+    return (lib.ROOT / "index.html").read_text(encoding="utf-8")
+
+
+def _with_preloads(html: str) -> str:
+    new, n = re.subn(r'(\s*<script type="module" src="vendor/pyscript/core\.js"></script>)',
+                     "\n" + PRELOADS.rstrip("\n") + r"\1", html, count=1)
+    if not n:
+        raise ValueError("index.html: no <script type=module src=vendor/pyscript/core.js>")
+    return new
+
+
+def _without_pyscript(html: str, module: str) -> str:
+    html, n1 = re.subn(r'\s*<link rel="stylesheet" href="vendor/pyscript/core\.css">', "", html)
+    html, n2 = re.subn(r'\s*<script type="module" src="vendor/pyscript/core\.js"></script>', "",
+                       html)
+    html, n3 = re.subn(r'<script type="py"[^>]*>.*?</script>',
+                       lambda m: NO_PYSCRIPT_LOADER % {"module": module}, html, flags=re.S)
+    if not (n2 and n3):
+        raise ValueError("index.html: PyScript script tags not found")
+    return html
+
+
+def _snapshot_files() -> dict[str, str | None]:
+    return {
+        f"web/{p.name}": p.read_text(encoding="utf-8")
+        for p in sorted(PROPOSED.glob("pyodide-*.mjs"))
+    }
+
+
+SNAPSHOT_CONSTANTS = {"INTERPRETER_URL": "./web/pyodide-boot.mjs"}
+SNAPSHOT_SAVED = "() => document.documentElement.dataset.snapshot === 'saved'"
+
+
+def variants() -> dict[str, Callable[[], tuple[dict[str, str | None], dict[str, Any], str | None]]]:
+    """name -> () -> (changed files, build_site constants, extra JS condition before warm)."""
+    return {
+        "as-built": lambda: ({}, {}, None),
+        "preload": lambda: ({"index.html": _with_preloads(_index())}, {}, None),
+        "snapshot": lambda: (_snapshot_files(), SNAPSHOT_CONSTANTS, SNAPSHOT_SAVED),
+        "preload+snapshot": lambda: (
+            {"index.html": _with_preloads(_index()), **_snapshot_files()},
+            SNAPSHOT_CONSTANTS,
+            SNAPSHOT_SAVED,
+        ),
+        "no-pyscript": lambda: (
+            {"index.html": _without_pyscript(_index(), "vendor/pyodide/pyodide.mjs")}, {}, None
+        ),
+        "no-pyscript+snapshot": lambda: (
+            {"index.html": _without_pyscript(_index(), "web/pyodide-boot.mjs"),
+             **_snapshot_files()},
+            {},
+            SNAPSHOT_SAVED,
+        ),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    ap.add_argument("--runs", type=int, default=3, help="rounds (default 3)")
+    ap.add_argument("--only", default="", help="comma-separated variant names (default: all)")
+    args = ap.parse_args(argv)
+    table = variants()
+    names = [n for n in (args.only.split(",") if args.only else table) if n]
+    if "as-built" not in names:
+        names.insert(0, "as-built")
+    info = lib.machine()
+    print(f"# bench_boot_options  {info['date']}")
+    print(f"machine: {info['cpu']}, {info['cores']} cores; Pyodide {info['pyodide']}, "
+          f"PyScript {info['pyscript']}; load average at start: {lib.loadavg()}", flush=True)
+    results: dict[str, list[lib.Boot]] = {n: [] for n in [*names, "bare"]}
+    import contextlib
+
+    with contextlib.ExitStack() as stack:
+        br = stack.enter_context(lib.chromium())
+        servers: dict[str, tuple[str, str | None]] = {}
+        for name in names:
+            changes, constants, warm_js = table[name]()
+            site = stack.enter_context(lib.variant_site(changes, constants))
+            server = stack.enter_context(lib.SiteServer(site))
+            servers[name] = (server.url, warm_js)
+        bare_url = servers["as-built"][0]
+        for rnd in range(args.runs):
+            order = [*names, "bare"]
+            if rnd % 2:
+                order.reverse()
+            for name in order:
+                if name == "bare":
+                    boot = lib.measure_boot(br, bare_url, "bench/bare.html", warm=True,
+                                            service_worker=False)
+                else:
+                    url, warm_js = servers[name]
+                    boot = lib.measure_boot(br, url, REAL, warm=True, service_worker=True,
+                                            warm_ready_js=warm_js)
+                results[name].append(boot)
+                print(f"  round {rnd + 1} {name:22} cold {boot.cold_ms:7,.0f} ms  "
+                      f"warm {boot.warm_ms or 0:7,.0f} ms", flush=True)
+    base_cold = [b.cold_ms for b in results["as-built"]]
+    base_warm = [b.warm_ms or 0 for b in results["as-built"]]
+    bare_cold = [b.cold_ms for b in results["bare"]]
+    rows = []
+    for name in [*names, "bare"]:
+        cold = [b.cold_ms for b in results[name]]
+        warm = [b.warm_ms or 0 for b in results[name]]
+        rows.append([
+            name if name != "bare" else "bare Pyodide page (warm: HTTP cache)",
+            lib.fmt_ms(lib.median(cold)),
+            f"{lib.median([c / b for c, b in zip(cold, bare_cold)]):.2f}x",
+            f"{lib.median([c / b for c, b in zip(cold, base_cold)]):.2f}x",
+            lib.fmt_ms(lib.median(warm)),
+            f"{lib.median([w / c for w, c in zip(warm, cold)]):.2f}x",
+            f"{lib.median([w / b for w, b in zip(warm, base_warm)]):.2f}x",
+        ])
+    print(f"\n## Start-up options, {args.runs} rounds, medians (ratios: median of per-round "
+          "ratios)\n")
+    print(lib.table(rows, ["variant", "cold", "cold/bare", "cold/as-built", "warm",
+                           "warm/cold", "warm/as-built warm"]))
+    print(f"\nload average at end: {lib.loadavg()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,370 @@
+"""The page in headless Chromium: boot time, move latency and payload, each against a baseline
+measured in the same run (pages alternated, medians). See docs/performance.md.
+
+    .venv/bin/python bench/bench_page.py [--runs 5] [--moves 200] [--only boot,moves,payload]
+
+Needs the built site (``make site``, ``make test`` or ``make play`` builds ``_site/``; or
+``SOLITAIRE_SITE=dir``), the project's .venv (Playwright) and Chromium (/usr/bin/chromium, or
+``CHROMIUM=...``). Nothing is written into the site: it is served from a temporary folder that
+links to it, with bench/pages/ at /bench/.
+
+- Cold boot: navigation start -> ``<html data-app="ready">`` in a fresh browser context, for
+  the real page (./#russian/1) and for bench/pages/bare.html (the same Pyodide, loadPyodide(),
+  print(1)). Target: real <= 1.10 x bare.
+- Warm boot: the same context once the service worker controls the page, in a new tab (the
+  returning visitor). Target: real warm <= 0.6 x real cold. Bare page: HTTP cache only.
+- Move latency: click-to-move (two clicks) in a random game of each kind, ``--moves`` moves
+  each, on the real page and on bench/pages/js_board.html (same CSS and elements, plain JS);
+  time of the click that makes the move, from the pointerdown being dispatched to the DOM
+  updated and laid out. Target: p95 <= 1.5 x the JS page and < 16 ms.
+- Payload: every request of a cold boot, bytes raw and gzip -9 (brotli too when the module is
+  installed), runtime (vendor/) and our own files; files the game does not need are flagged.
+  Target: own files < 200 KB compressed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # PYTHONSAFEPATH=1 leaves it out
+
+import _benchlib as lib  # noqa: E402
+
+GAMES = ["russian", "double-russian", "double-rail", "double-freecell"]
+REAL = "./#russian/1"
+BARE = "bench/bare.html"
+JS_BOARD = "bench/js_board.html"
+CHUNK = 20  # moves played on one page before the other page takes its turn
+
+# ----------------------------------------------------------------------------- boot
+
+
+def bench_boot(browser: Any, url: str, runs: int) -> tuple[dict[str, Any], list[str]]:
+    real, bare = lib.alternate(
+        runs,
+        [
+            lambda: lib.measure_boot(browser, url, REAL, warm=True, service_worker=True),
+            lambda: lib.measure_boot(browser, url, BARE, warm=True, service_worker=False),
+        ],
+    )
+
+    def phases(boots: list[lib.Boot], key: str) -> dict[str, float]:
+        out: dict[str, list[float]] = {}
+        for b in boots:
+            m = getattr(b, key)
+            if "Loading interpreter" in m and "Loaded interpreter" in m:
+                out.setdefault("to interpreter start", []).append(m["Loading interpreter"])
+                out.setdefault("Pyodide start-up", []).append(
+                    m["Loaded interpreter"] - m["Loading interpreter"]
+                )
+                out.setdefault("our files + main()", []).append(
+                    m["app:ready"] - m["Loaded interpreter"]
+                )
+        return {k: lib.median(v) for k, v in out.items()}
+
+    result = {
+        "runs": runs,
+        "real_cold": [b.cold_ms for b in real],
+        "real_warm": [b.warm_ms for b in real],
+        "bare_cold": [b.cold_ms for b in bare],
+        "bare_warm": [b.warm_ms for b in bare],
+        "real_cold_phases": phases(real, "marks"),
+        "real_warm_phases": phases(real, "warm_marks"),
+    }
+    return result, real[0].requests
+
+
+def report_boot(r: dict[str, Any]) -> tuple[str, list[tuple[str, bool, str]]]:
+    rc, rw = lib.median(r["real_cold"]), lib.median(r["real_warm"])
+    bc, bw = lib.median(r["bare_cold"]), lib.median(r["bare_warm"])
+    # ratios per run (pages alternated within a run), then their median
+    cold_ratio = lib.median([a / b for a, b in zip(r["real_cold"], r["bare_cold"])])
+    warm_ratio = lib.median([w / c for w, c in zip(r["real_warm"], r["real_cold"])])
+
+    def spread(xs: list[float]) -> str:
+        return f"{min(xs):,.0f}–{max(xs):,.0f}"
+
+    rows = [
+        ["cold: real page (./#russian/1)", lib.fmt_ms(rc), spread(r["real_cold"]), ""],
+        ["cold: bare Pyodide page", lib.fmt_ms(bc), spread(r["bare_cold"]), ""],
+        ["cold: real / bare", "", "", f"{cold_ratio:.2f}x (target <= 1.10x)"],
+        ["warm: real page, service worker", lib.fmt_ms(rw), spread(r["real_warm"]), ""],
+        ["warm: bare page, HTTP cache", lib.fmt_ms(bw), spread(r["bare_warm"]), ""],
+        ["warm / cold, real page", "", "", f"{warm_ratio:.2f}x (target <= 0.60x)"],
+    ]
+    for label, key in (("cold", "real_cold_phases"), ("warm", "real_warm_phases")):
+        for phase, ms in r[key].items():
+            rows.append([f"  {label} real, {phase}", lib.fmt_ms(ms), "", ""])
+    text = lib.table(rows, ["boot (nav start -> data-app=ready)", "median", "range", "ratio"])
+    verdicts = [
+        ("cold boot real <= 1.10x bare", cold_ratio <= 1.10, f"{cold_ratio:.2f}x"),
+        ("warm boot <= 0.60x cold", warm_ratio <= 0.60, f"{warm_ratio:.2f}x"),
+    ]
+    return text, verdicts
+
+
+# ----------------------------------------------------------------------------- moves
+
+
+def bench_moves(browser: Any, url: str, moves: int, seed: int, games: list[str]) -> dict[str, Any]:
+    real_ctx = lib.new_context(browser, url, service_workers=False)
+    js_ctx = lib.new_context(browser, url, service_workers=False)
+    try:
+        real = real_ctx.new_page()
+        real.goto(REAL)
+        lib.wait_ready(real)
+        js = js_ctx.new_page()
+        js.goto(JS_BOARD)
+        lib.wait_ready(js)
+        out: dict[str, Any] = {}
+        for game in games:
+            actions = lib.plan_moves(game, moves, seed)
+            # the two pages take turns every CHUNK moves, so that both see the same load
+            chunks: list[list[dict[str, Any]]] = [[]]
+            for a in actions:
+                if a["type"] == "move" and len(chunks[-1]) >= CHUNK:
+                    chunks.append([])
+                chunks[-1].append(a)
+            res: dict[str, dict[str, list[float]]] = {"real": {}, "js": {}}
+            for i, chunk in enumerate(chunks):
+                pages = [(real, False, "real"), (js, True, "js")]
+                if i % 2:
+                    pages.reverse()
+                for page, is_js, name in pages:
+                    r = lib.play_in_page(page, chunk, is_js)
+                    for k in ("select", "move", "handler"):
+                        res[name].setdefault(k, []).extend(r[k])
+            out[game] = {**res, "deals": sum(1 for a in actions if a["type"] == "deal")}
+        return out
+    finally:
+        real_ctx.close()
+        js_ctx.close()
+
+
+def report_moves(r: dict[str, Any]) -> tuple[str, list[tuple[str, bool, str]]]:
+    rows = []
+    verdicts = []
+    all_real: list[float] = []
+    all_js: list[float] = []
+    for game, d in r.items():
+        real, js = d["real"], d["js"]
+        rm, jm = real["move"], js["move"]
+        all_real += rm
+        all_js += jm
+        p95r, p95j = lib.percentile(rm, 95), lib.percentile(jm, 95)
+        rows.append([
+            game,
+            str(len(rm)),
+            f"{lib.percentile(rm, 50):.2f} / {p95r:.2f}",
+            f"{lib.percentile(jm, 50):.2f} / {p95j:.2f}",
+            f"{p95r / p95j:.2f}x",
+            f"{lib.percentile(real['select'], 50):.2f} / {lib.percentile(real['select'], 95):.2f}",
+            f"{lib.percentile(js['select'], 50):.2f} / {lib.percentile(js['select'], 95):.2f}",
+        ])
+        ok = p95r <= 1.5 * p95j and p95r < 16
+        verdicts.append((f"move p95 {game}: <= 1.5x JS and < 16 ms", ok,
+                         f"{p95r:.2f} ms, {p95r / p95j:.2f}x"))
+    text = lib.table(
+        rows,
+        ["moves (ms)", "moves", "real p50 / p95", "JS p50 / p95", "p95 real/JS",
+         "select real p50 / p95", "select JS p50 / p95"],
+    )
+    return text, verdicts
+
+
+# ----------------------------------------------------------------------------- payload
+
+
+def imported_modules(py_dir: Path, entry: str = "web/app.py") -> set[str]:
+    """Files of py/ that importing solitaire.web.app loads (package __init__ files included),
+    found by reading the import statements."""
+    seen: set[str] = set()
+    todo = ["__init__.py", "web/__init__.py", entry]
+    while todo:
+        rel = todo.pop()
+        if rel in seen or not (py_dir / rel).is_file():
+            continue
+        seen.add(rel)
+        package = rel.split("/")[:-1]  # e.g. ["web"] for web/app.py
+        for node in ast.walk(ast.parse((py_dir / rel).read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom) or not node.level:
+                continue
+            base = package[: len(package) - (node.level - 1)] if node.level > 1 else package
+            mod = [*base, *(node.module.split(".") if node.module else [])]
+            prefix = "/".join(mod)
+            for name in ["", *(a.name for a in node.names)]:
+                stem = f"{prefix}/{name}" if name and prefix else (name or prefix)
+                todo += [f"{stem}.py", f"{stem}/__init__.py"]
+    return seen
+
+
+UNNEEDED_PLUGINS = re.compile(r"vendor/pyscript/(py-editor|py-game|py-terminal|donkey|"
+                              r"deprecations-manager|error)-")
+
+
+def why_unneeded(rel: str, needed_py: set[str]) -> str:
+    if UNNEEDED_PLUGINS.match(rel):
+        return "PyScript plugin, imported by its core on every boot; unused by the game"
+    if rel == "vendor/pyscript/core.css":
+        return "styles py-script/py-editor/py-terminal tags; the page has none"
+    if rel.startswith("py/") and rel.removeprefix("py/") not in needed_py:
+        return "not imported by solitaire.web.app (copied by the files map anyway)"
+    if rel == "vendor/pyodide/pyodide-lock.json":
+        return "only used to load packages; the game loads none"
+    return ""
+
+
+def bench_payload(served: Path, requests: list[str], base_url: str) -> dict[str, Any]:
+    site = served
+    needed_py = imported_modules(lib.ROOT / "py")
+    files = []
+    for url in requests:
+        parts = urlsplit(url)
+        if not url.startswith(base_url):
+            files.append({"path": url, "external": True})
+            continue
+        rel = parts.path.lstrip("/") or "index.html"
+        path = site / rel
+        if not path.is_file():
+            files.append({"path": rel, "missing": True})
+            continue
+        data = path.read_bytes()
+        files.append({
+            "path": rel,
+            "raw": len(data),
+            "gzip": lib.gzip9(data),
+            "brotli": lib.brotli_size(data),
+            "runtime": rel.startswith("vendor/"),
+            "unneeded": why_unneeded(rel, needed_py),
+        })
+    # what the service worker precaches after ready that the boot did not fetch
+    sw = (site / "sw.js").read_text(encoding="utf-8")
+    listed = re.findall(r'^\s*"\./([^"]*)",\s*$', sw, flags=re.M)
+    fetched = {f["path"] for f in files}
+    extra = []
+    for rel in listed:
+        rel = rel or "index.html"
+        if rel in fetched or not (site / rel).is_file():
+            continue
+        data = (site / rel).read_bytes()
+        extra.append({"path": rel, "raw": len(data), "gzip": lib.gzip9(data)})
+    return {"files": files, "precache_extra": extra}
+
+
+def report_payload(p: dict[str, Any]) -> tuple[str, list[tuple[str, bool, str]]]:
+    files = [f for f in p["files"] if "raw" in f]
+    has_br = any(f["brotli"] is not None for f in files)
+
+    def kb(n: int) -> str:
+        return f"{n / 1000:,.1f} KB"
+
+    rows = []
+    for f in files:
+        row = [f["path"], kb(f["raw"]), kb(f["gzip"])]
+        if has_br:
+            row.append(kb(f["brotli"]))
+        row.append(f["unneeded"] or "")
+        rows.append(row)
+    sums = []
+    for label, group in (
+        ("runtime (vendor/)", [f for f in files if f["runtime"]]),
+        ("own files", [f for f in files if not f["runtime"]]),
+        ("total", files),
+    ):
+        row = [f"= {label}, {len(group)} requests", kb(sum(f["raw"] for f in group)),
+               kb(sum(f["gzip"] for f in group))]
+        if has_br:
+            row.append(kb(sum(f["brotli"] for f in group)))
+        row.append("")
+        sums.append(row)
+    extra = p["precache_extra"]
+    sums.append([
+        f"+ precached after ready, not fetched at boot ({len(extra)} files)",
+        kb(sum(f["raw"] for f in extra)),
+        kb(sum(f["gzip"] for f in extra)),
+        *([""] if has_br else []),
+        ", ".join(f["path"] for f in extra),
+    ])
+    header = ["cold boot request", "raw", "gzip -9"] + (["brotli"] if has_br else []) + [
+        "not needed by the game?"
+    ]
+    text = lib.table(rows + sums, header)
+    odd = [f["path"] for f in p["files"] if f.get("external") or f.get("missing")]
+    if odd:
+        text += "\nNOT SERVED FROM THE SITE: " + ", ".join(odd)
+    own_gz = sum(f["gzip"] for f in files if not f["runtime"])
+    verdicts = [
+        ("own files < 200 KB compressed", own_gz < 200_000, f"{own_gz / 1000:.1f} KB gzip"),
+        ("nothing loaded that the game does not use",
+         not any(f["unneeded"] for f in files) and not odd,
+         f"{sum(1 for f in files if f['unneeded'])} requests flagged"),
+    ]
+    return text, verdicts
+
+
+# ----------------------------------------------------------------------------- main
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    ap.add_argument("--runs", type=int, default=5, help="boots of each page (default 5)")
+    ap.add_argument("--moves", type=int, default=200, help="moves per game (default 200)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--games", default=",".join(GAMES))
+    ap.add_argument("--only", default="boot,moves,payload", help="subset of boot,moves,payload")
+    ap.add_argument("--json", type=Path, help="also write every raw figure to this file")
+    args = ap.parse_args(argv)
+    only = set(args.only.split(","))
+    if "payload" in only:
+        only.add("boot")  # the payload is the first cold boot's requests
+    site = lib.site_dir()
+    info = lib.machine()
+    print(f"# bench_page  {info['date']}")
+    print(f"site {site}; Pyodide {info['pyodide']}, PyScript {info['pyscript']}")
+    print(f"machine: {info['cpu']}, {info['cores']} cores, {info['memory']}, {info['os']}")
+    print(f"load average at start: {lib.loadavg()}", flush=True)
+    raw: dict[str, Any] = {"machine": info, "load_start": lib.loadavg()}
+    verdicts: list[tuple[str, bool, str]] = []
+    with lib.served_root(site) as served, lib.SiteServer(served) as server, lib.chromium() as br:
+        print(f"Chromium {br.version}", flush=True)
+        raw["chromium"] = br.version
+        url = server.url
+        if "boot" in only:
+            boot, requests = bench_boot(br, url, args.runs)
+            raw["boot"] = boot
+            text, v = report_boot(boot)
+            verdicts += v
+            print(f"\n## Boot, {args.runs} runs of each page, alternated\n\n{text}", flush=True)
+            if "payload" in only:
+                payload = bench_payload(served, requests, url)
+                raw["payload"] = payload
+                text, v = report_payload(payload)
+                verdicts += v
+                print(f"\n## Payload of a cold boot (first visit)\n\n{text}", flush=True)
+        if "moves" in only:
+            games = [g for g in args.games.split(",") if g]
+            moves = bench_moves(br, url, args.moves, args.seed, games)
+            raw["moves"] = moves
+            text, v = report_moves(moves)
+            verdicts += v
+            print(f"\n## Move latency, click-to-move, {args.moves} moves per game "
+                  f"(seed {args.seed})\n\n{text}", flush=True)
+    raw["load_end"] = lib.loadavg()
+    print(f"\nload average at end: {raw['load_end']}")
+    print("\n## Targets\n")
+    print(lib.table([[name, "met" if ok else "NOT MET", fig] for name, ok, fig in verdicts],
+                    ["target", "", "measured"]))
+    if args.json:
+        args.json.write_text(json.dumps(raw, indent=1, default=str) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
