@@ -35,11 +35,10 @@ for _p in (ROOT / "tools", ROOT / "e2e"):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))
 
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright  # noqa: E402
-
 import build_site  # noqa: E402
 from harness import CHROMIUM_ARGS, DEBIAN_CHROMIUM, VIEWPORT  # noqa: E402
-from serve import SiteServer  # noqa: E402
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright  # noqa: E402
+from serve import SiteServer  # noqa: E402, F401  (lib.SiteServer for the scripts)
 
 
 def _import_solitaire() -> None:
@@ -189,6 +188,7 @@ class Boot:
     marks: dict[str, float]
     warm_marks: dict[str, float]
     requests: list[str] = field(default_factory=list)  # URLs of the cold boot, in order
+    errors: list[str] = field(default_factory=list)  # console errors and uncaught exceptions
 
 
 def measure_boot(
@@ -199,12 +199,16 @@ def measure_boot(
     warm: bool,
     service_worker: bool,
     warm_ready_js: str | None = None,
+    check_warm: Callable[[Page], None] | None = None,
 ) -> Boot:
     """Cold boot in a fresh context; then (``warm``) wait until the page's service worker
     controls it (and ``warm_ready_js`` is true), close the tab and open the page again in a
     new tab of the same context: the returning visitor, served by the worker's cache (or the
-    HTTP cache when the page has no worker)."""
+    HTTP cache when the page has no worker). ``check_warm(page)`` may then use the page."""
     ctx = new_context(browser, base_url, service_workers=service_worker)
+    errors: list[str] = []
+    ctx.on("console", lambda m: errors.append(m.text[:300]) if m.type == "error" else None)
+    ctx.on("weberror", lambda e: errors.append(str(e.error)[:300]))
     try:
         page = ctx.new_page()
         requests: list[str] = []
@@ -226,7 +230,9 @@ def measure_boot(
             page.goto(path, wait_until="commit")
             warm_marks = wait_ready(page)
             warm_ms = warm_marks["app:ready"]
-        return Boot(cold, warm_ms, marks, warm_marks, requests)
+            if check_warm is not None:
+                check_warm(page)
+        return Boot(cold, warm_ms, marks, warm_marks, requests, errors)
     finally:
         ctx.close()
 
@@ -305,10 +311,12 @@ def plan_moves(game_id: str, moves: int, seed: int) -> list[dict[str, Any]]:
         if not legal:
             deal += 1
             game = Game.new(game_id, deal, automove=True)
-            actions.append({"type": "deal", "game": game_id, "deal": deal,
-                            "layout": layout_of(game.position)})
+            actions.append(
+                {"type": "deal", "game": game_id, "deal": deal, "layout": layout_of(game.position)}
+            )
             continue
-        assert game is not None and position is not None
+        assert game is not None
+        assert position is not None
         move = rng.choice(legal)
         step = game.play(move)
         first = position._apply(step[0])
@@ -321,16 +329,18 @@ def plan_moves(game_id: str, moves: int, seed: int) -> list[dict[str, Any]]:
         if finish:
             touched |= {m[0] for m in finish} | {m[1] for m in finish}
         src_cards = position.pile(move.source)
-        actions.append({
-            "type": "move",
-            "src": move.source,
-            "start": None if move.source == "stock" else len(src_cards) - move.count,
-            "dst": move.target,
-            "auto": [list(m) for m in step[1:]],
-            "finish": finish,
-            "first": {n: len(first.pile(n)) for n in (move.source, move.target)},
-            "final": {n: len(after.pile(n)) for n in sorted(touched)},
-        })
+        actions.append(
+            {
+                "type": "move",
+                "src": move.source,
+                "start": None if move.source == "stock" else len(src_cards) - move.count,
+                "dst": move.target,
+                "auto": [list(m) for m in step[1:]],
+                "finish": finish,
+                "first": {n: len(first.pile(n)) for n in (move.source, move.target)},
+                "final": {n: len(after.pile(n)) for n in sorted(touched)},
+            }
+        )
         done += 1
     return actions
 
@@ -369,15 +379,18 @@ async ([actions, isJs]) => {
     handler.push(t1 - t0);
     return t2 - t0;
   }
-  const topOf = (name) => { const el = pileEl(name); const cards = el.querySelectorAll(':scope > .card');
-    return cards.length ? cards[cards.length - 1] : el; };
+  const topOf = (name) => {
+    const cards = pileEl(name).querySelectorAll(':scope > .card');
+    return cards.length ? cards[cards.length - 1] : pileEl(name);
+  };
   const out = { select: [], move: [], handler: [], errors: [] };
   const handler = [];
   for (const a of actions) {
     if (a.type === 'deal') {
       if (isJs) window.jsBoard.setup(a.layout);
       else location.hash = `#${a.game}/${a.deal}`;
-      const ok = await until(() => board.dataset.game === a.game && board.dataset.deal === String(a.deal)
+      const ok = await until(() => board.dataset.game === a.game
+        && board.dataset.deal === String(a.deal)
         && Object.entries(a.layout.piles).every(([n, p]) => size(n) === p.cards.length), 30000);
       if (!ok) { out.errors.push(`deal ${a.game}/${a.deal} not shown`); return out; }
       await sleep(50);
@@ -400,7 +413,10 @@ async ([actions, isJs]) => {
       if (a.finish) window.jsBoard.apply(a.finish);
     }
     const ok = await until(() => sizesOk(a.final), a.finish ? 30000 : 10000);
-    if (!ok) { out.errors.push(`after ${a.src}->${a.dst}: expected ${JSON.stringify(a.final)}`); return out; }
+    if (!ok) {
+      out.errors.push(`after ${a.src}->${a.dst}: expected ${JSON.stringify(a.final)}`);
+      return out;
+    }
     await frame();
   }
   return out;
@@ -427,7 +443,7 @@ def percentile(xs: list[float], q: float) -> float:
     if not xs:
         return float("nan")
     s = sorted(xs)
-    k = max(0, min(len(s) - 1, int(round(q / 100 * len(s) + 0.5)) - 1))
+    k = max(0, min(len(s) - 1, round(q / 100 * len(s) + 0.5) - 1))
     return s[k]
 
 
@@ -485,7 +501,7 @@ def table(rows: list[list[str]], header: list[str]) -> str:
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
 
     def line(cells: list[str]) -> str:
-        return "| " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths)) + " |"
+        return "| " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"
 
     sep = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
     return "\n".join([line(header), sep, *(line(r) for r in rows)])

@@ -21,14 +21,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # PYTHONSAFEPATH=1 leaves it out
 
-import _benchlib as lib  # noqa: E402
+import _benchlib as lib
 
 PROPOSED = lib.PAGES / "proposed"
 REAL = "./#russian/1"
 
 PRELOADS = """  <link rel="modulepreload" href="vendor/pyodide/pyodide.mjs">
   <link rel="modulepreload" href="vendor/pyodide/pyodide.asm.mjs">
-  <link rel="preload" href="vendor/pyodide/pyodide.asm.wasm" as="fetch" type="application/wasm" crossorigin>
+  <link rel="preload" href="vendor/pyodide/pyodide.asm.wasm" as="fetch" crossorigin>
   <link rel="preload" href="vendor/pyodide/python_stdlib.zip" as="fetch" crossorigin>
 """
 
@@ -57,19 +57,28 @@ def _index() -> str:
 
 
 def _with_preloads(html: str) -> str:
-    new, n = re.subn(r'(\s*<script type="module" src="vendor/pyscript/core\.js"></script>)',
-                     "\n" + PRELOADS.rstrip("\n") + r"\1", html, count=1)
+    new, n = re.subn(
+        r'(\s*<script type="module" src="vendor/pyscript/core\.js"></script>)',
+        "\n" + PRELOADS.rstrip("\n") + r"\1",
+        html,
+        count=1,
+    )
     if not n:
         raise ValueError("index.html: no <script type=module src=vendor/pyscript/core.js>")
     return new
 
 
 def _without_pyscript(html: str, module: str) -> str:
-    html, n1 = re.subn(r'\s*<link rel="stylesheet" href="vendor/pyscript/core\.css">', "", html)
-    html, n2 = re.subn(r'\s*<script type="module" src="vendor/pyscript/core\.js"></script>', "",
-                       html)
-    html, n3 = re.subn(r'<script type="py"[^>]*>.*?</script>',
-                       lambda m: NO_PYSCRIPT_LOADER % {"module": module}, html, flags=re.S)
+    html, _ = re.subn(r'\s*<link rel="stylesheet" href="vendor/pyscript/core\.css">', "", html)
+    html, n2 = re.subn(
+        r'\s*<script type="module" src="vendor/pyscript/core\.js"></script>', "", html
+    )
+    html, n3 = re.subn(
+        r'<script type="py"[^>]*>.*?</script>',
+        lambda m: NO_PYSCRIPT_LOADER % {"module": module},
+        html,
+        flags=re.S,
+    )
     if not (n2 and n3):
         raise ValueError("index.html: PyScript script tags not found")
     return html
@@ -98,15 +107,25 @@ def variants() -> dict[str, Callable[[], tuple[dict[str, str | None], dict[str, 
             SNAPSHOT_SAVED,
         ),
         "no-pyscript": lambda: (
-            {"index.html": _without_pyscript(_index(), "vendor/pyodide/pyodide.mjs")}, {}, None
+            {"index.html": _without_pyscript(_index(), "vendor/pyodide/pyodide.mjs")},
+            {},
+            None,
         ),
         "no-pyscript+snapshot": lambda: (
-            {"index.html": _without_pyscript(_index(), "web/pyodide-boot.mjs"),
-             **_snapshot_files()},
+            {
+                "index.html": _without_pyscript(_index(), "web/pyodide-boot.mjs"),
+                **_snapshot_files(),
+            },
             {},
             SNAPSHOT_SAVED,
         ),
     }
+
+
+def play_a_little(page: Any) -> None:
+    """The warm page must play: 15 moves of each game (raises if the board does not follow)."""
+    for game in ("russian", "double-russian", "double-rail", "double-freecell"):
+        lib.play_in_page(page, lib.plan_moves(game, 15, 7), False)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -120,8 +139,11 @@ def main(argv: list[str] | None = None) -> int:
         names.insert(0, "as-built")
     info = lib.machine()
     print(f"# bench_boot_options  {info['date']}")
-    print(f"machine: {info['cpu']}, {info['cores']} cores; Pyodide {info['pyodide']}, "
-          f"PyScript {info['pyscript']}; load average at start: {lib.loadavg()}", flush=True)
+    print(
+        f"machine: {info['cpu']}, {info['cores']} cores; Pyodide {info['pyodide']}, "
+        f"PyScript {info['pyscript']}; load average at start: {lib.loadavg()}",
+        flush=True,
+    )
     results: dict[str, list[lib.Boot]] = {n: [] for n in [*names, "bare"]}
     import contextlib
 
@@ -140,15 +162,28 @@ def main(argv: list[str] | None = None) -> int:
                 order.reverse()
             for name in order:
                 if name == "bare":
-                    boot = lib.measure_boot(br, bare_url, "bench/bare.html", warm=True,
-                                            service_worker=False)
+                    boot = lib.measure_boot(
+                        br, bare_url, "bench/bare.html", warm=True, service_worker=False
+                    )
                 else:
                     url, warm_js = servers[name]
-                    boot = lib.measure_boot(br, url, REAL, warm=True, service_worker=True,
-                                            warm_ready_js=warm_js)
+                    boot = lib.measure_boot(
+                        br,
+                        url,
+                        REAL,
+                        warm=True,
+                        service_worker=True,
+                        warm_ready_js=warm_js,
+                        check_warm=play_a_little if rnd == 0 else None,
+                    )
                 results[name].append(boot)
-                print(f"  round {rnd + 1} {name:22} cold {boot.cold_ms:7,.0f} ms  "
-                      f"warm {boot.warm_ms or 0:7,.0f} ms", flush=True)
+                errors = [e for e in boot.errors if "favicon.ico" not in e]
+                print(
+                    f"  round {rnd + 1} {name:22} cold {boot.cold_ms:7,.0f} ms  "
+                    f"warm {boot.warm_ms or 0:7,.0f} ms"
+                    + (f"  {len(errors)} console errors: {errors[:3]}" if errors else ""),
+                    flush=True,
+                )
     base_cold = [b.cold_ms for b in results["as-built"]]
     base_warm = [b.warm_ms or 0 for b in results["as-built"]]
     bare_cold = [b.cold_ms for b in results["bare"]]
@@ -156,19 +191,34 @@ def main(argv: list[str] | None = None) -> int:
     for name in [*names, "bare"]:
         cold = [b.cold_ms for b in results[name]]
         warm = [b.warm_ms or 0 for b in results[name]]
-        rows.append([
-            name if name != "bare" else "bare Pyodide page (warm: HTTP cache)",
-            lib.fmt_ms(lib.median(cold)),
-            f"{lib.median([c / b for c, b in zip(cold, bare_cold)]):.2f}x",
-            f"{lib.median([c / b for c, b in zip(cold, base_cold)]):.2f}x",
-            lib.fmt_ms(lib.median(warm)),
-            f"{lib.median([w / c for w, c in zip(warm, cold)]):.2f}x",
-            f"{lib.median([w / b for w, b in zip(warm, base_warm)]):.2f}x",
-        ])
-    print(f"\n## Start-up options, {args.runs} rounds, medians (ratios: median of per-round "
-          "ratios)\n")
-    print(lib.table(rows, ["variant", "cold", "cold/bare", "cold/as-built", "warm",
-                           "warm/cold", "warm/as-built warm"]))
+        rows.append(
+            [
+                name if name != "bare" else "bare Pyodide page (warm: HTTP cache)",
+                lib.fmt_ms(lib.median(cold)),
+                f"{lib.median([c / b for c, b in zip(cold, bare_cold, strict=True)]):.2f}x",
+                f"{lib.median([c / b for c, b in zip(cold, base_cold, strict=True)]):.2f}x",
+                lib.fmt_ms(lib.median(warm)),
+                f"{lib.median([w / c for w, c in zip(warm, cold, strict=True)]):.2f}x",
+                f"{lib.median([w / b for w, b in zip(warm, base_warm, strict=True)]):.2f}x",
+            ]
+        )
+    print(
+        f"\n## Start-up options, {args.runs} rounds, medians (ratios: median of per-round ratios)\n"
+    )
+    print(
+        lib.table(
+            rows,
+            [
+                "variant",
+                "cold",
+                "cold/bare",
+                "cold/as-built",
+                "warm",
+                "warm/cold",
+                "warm/as-built warm",
+            ],
+        )
+    )
     print(f"\nload average at end: {lib.loadavg()}")
     return 0
 

@@ -61,10 +61,14 @@ def main() -> int:
     args = ap.parse_args()
     if not args.wall:
         solver.clock = time.process_time
-    print(f"solver {solver.VERSION}; {'wall' if args.wall else 'CPU'} seconds; "
-          f"deals {args.first}-{args.first + args.deals - 1}")
-    head = (f"{'game':16} {'budget':>7} {'nodes/s':>8} {'decided':>8} {'in tgt':>7} "
-            f"{'target':>7} {'median':>7} {'p90':>7} {'max':>7}  win/lost/unknown")
+    print(
+        f"solver {solver.VERSION}; {'wall' if args.wall else 'CPU'} seconds; "
+        f"deals {args.first}-{args.first + args.deals - 1}"
+    )
+    head = (
+        f"{'game':16} {'budget':>7} {'nodes/s':>8} {'decided':>8} {'in tgt':>7} "
+        f"{'target':>7} {'median':>7} {'p90':>7} {'max':>7}  win/lost/unknown"
+    )
     print(head)
     print("-" * len(head))
     for game in args.games.split(","):

@@ -30,7 +30,8 @@ def test_plays_offline_after_the_first_visit(offline_site: OfflineSite) -> None:
     offline_site.go_offline()
     page.reload(wait_until="domcontentloaded")
     wait_ready(page)
-    assert board(page)["game"] == "double-rail" and board(page)["deal"] == "3"
+    assert board(page)["game"] == "double-rail"
+    assert board(page)["deal"] == "3"
     assert page.evaluate("navigator.serviceWorker.controller !== null")
     game = Game.new("double-rail", 3)
     click_pile(page, "stock")

@@ -13,8 +13,8 @@ from ui_helpers import (
     dom_piles,
     drag,
     engine_piles,
-    first_move,
     find_deal,
+    first_move,
     tableau_move,
     tableau_moves,
     wait_table,
@@ -98,7 +98,9 @@ def test_double_click_and_safe_automove_undo_as_one_step(page: Page) -> None:
     game = Game.new("russian", DEAL)
     ace_pile = ACE_PILE
     card(page, ace_pile, -1).dblclick()
-    game.play(first_move(game.position, lambda m: m.source == ace_pile and "foundation" in m.target))
+    game.play(
+        first_move(game.position, lambda m: m.source == ace_pile and "foundation" in m.target)
+    )
     wait_table(page, game.position)
     assert any(game.position.foundations)
 
@@ -131,6 +133,11 @@ def test_keyboard_move(page: Page) -> None:
     src = int(move.source.split("-")[1])
     dst = int(move.target.split("-")[1])
 
+    # the table is one tab stop (roving tabindex): Tab from the last toolbar button reaches it
+    assert page.locator('#board [tabindex="0"]').count() == 1
+    page.locator("#btn-menu").focus()
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.getElementById('board').contains(document.activeElement)")
     start = card(page, move.source, n - 1)
     start.focus()
     # Up walks down the pile to the moving card; Enter picks it up
@@ -176,7 +183,8 @@ def test_undo_redo_buttons_and_keys(page: Page) -> None:
     assert dom_piles(page) == snapshots[1]
     page.keyboard.press("Control+z")
     assert dom_piles(page) == snapshots[0]
-    assert undo.is_disabled() and not redo.is_disabled()
+    assert undo.is_disabled()
+    assert not redo.is_disabled()
     page.keyboard.press("Control+Shift+Z")
     wait_table_snapshot(page, snapshots[1])
     page.keyboard.press("Control+y")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from harness import open_game
-from playwright.sync_api import Page
+from playwright.sync_api import Page, ViewportSize
 from ui_helpers import (
     board,
     card,
@@ -20,7 +20,7 @@ from ui_helpers import (
 
 from solitaire import GAMES, Game, Move
 
-PHONE = {"width": 360, "height": 740}
+PHONE: ViewportSize = {"width": 360, "height": 740}
 
 
 @pytest.mark.parametrize("game_id", list(GAMES))
@@ -46,7 +46,8 @@ def test_game_boots_fits_and_plays_by_click(page: Page, game_id: str) -> None:
     name = first.get_attribute("data-card")
     assert name is not None
     label = first.get_attribute("aria-label") or ""
-    assert " of " in label and label.split(" of ")[1] in ("spades", "hearts", "diamonds", "clubs")
+    assert " of " in label
+    assert label.split(" of ")[1] in ("spades", "hearts", "diamonds", "clubs")
     pile2 = page.locator('#board [data-pile="tableau-1"]').get_attribute("aria-label") or ""
     down = game.position.down[1]
     n = len(game.position.tableau[1])

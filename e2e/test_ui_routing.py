@@ -21,14 +21,16 @@ def wait_hash(page: Page, value: str) -> None:
 
 def test_deep_link_and_address_follow_the_table(page: Page) -> None:
     open_game(page, "double-rail", 123)
-    assert board(page)["game"] == "double-rail" and board(page)["deal"] == "123"
+    assert board(page)["game"] == "double-rail"
+    assert board(page)["deal"] == "123"
     assert dom_piles(page) == engine_piles(Position.deal_of("double-rail", 123))
     assert hash_of(page) == "#double-rail/123"
 
     # another game from the picker: the address names it and its deal
     page.select_option("#game-select", "double-freecell")
     deal = board(page)["deal"]
-    assert board(page)["game"] == "double-freecell" and deal.isdigit()
+    assert board(page)["game"] == "double-freecell"
+    assert deal.isdigit()
     wait_hash(page, f"#double-freecell/{deal}")
     assert dom_piles(page) == engine_piles(Position.deal_of("double-freecell", int(deal)))
 
@@ -81,7 +83,9 @@ def test_bad_address_is_explained_and_the_game_is_playable(page: Page) -> None:
     expect(notice).to_be_visible()
     expect(notice).to_contain_text("#nonsense/abc")
     state = board(page)
-    assert state["game"] == "russian" and state["status"] == "playing" and state["deal"].isdigit()
+    assert state["game"] == "russian"
+    assert state["status"] == "playing"
+    assert state["deal"].isdigit()
     assert hash_of(page) == f"#russian/{state['deal']}"
     # playable: a move by click
     game = Game.new("russian", int(state["deal"]))

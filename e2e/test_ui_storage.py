@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from harness import open_game, wait_ready
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 from ui_helpers import (
     KEY_SETTINGS,
     board,
@@ -157,7 +157,9 @@ def test_corrupted_entries_are_dropped_with_a_notice(page: Page) -> None:
     notice = page.locator("#notice")
     expect(notice).to_be_visible()
     text = notice.inner_text()
-    assert "Russian Solitaire game" in text and "settings" in text and "statistics" in text
+    assert "Russian Solitaire game" in text
+    assert "settings" in text
+    assert "statistics" in text
     assert board(page)["status"] == "playing"
     assert dom_piles(page) == engine_piles(Position.deal_of("russian", 5))
     assert storage(page, stats_key("russian")) is None
@@ -176,7 +178,8 @@ def test_corrupted_entries_are_dropped_with_a_notice(page: Page) -> None:
     page.select_option("#game-select", "double-rail")
     expect(notice).to_be_visible()
     expect(notice).to_contain_text("Double Rail game")
-    assert board(page)["game"] == "double-rail" and board(page)["status"] == "playing"
+    assert board(page)["game"] == "double-rail"
+    assert board(page)["status"] == "playing"
 
 
 def test_win_and_auto_finish_record_statistics(page: Page) -> None:
@@ -196,15 +199,19 @@ def test_win_and_auto_finish_record_statistics(page: Page) -> None:
     expect(won).to_contain_text("You won!")
     expect(won.locator("[data-k=moves]")).to_contain_text("1")
     stats = storage(page, stats_key("russian"))
-    assert stats["played"] == 1 and stats["won"] == 1
-    assert stats["streak"] == 1 and stats["bestStreak"] == 1 and stats["fewestMoves"] == 1
+    assert stats["played"] == 1
+    assert stats["won"] == 1
+    assert stats["streak"] == 1
+    assert stats["bestStreak"] == 1
+    assert stats["fewestMoves"] == 1
     assert isinstance(stats["bestTime"], (int, float))
     expect(page.locator("#live")).to_contain_text("You won")
     won.get_by_role("button", name="Look at the table").click()
 
     page.locator("#btn-menu").click()
     page.get_by_role("menuitem", name="Statistics").click()
-    def cell(key: str) -> object:
+
+    def cell(key: str) -> Locator:
         return page.locator(f'#stats-body tr[data-k="{key}"] td[data-stats="russian"]')
 
     expect(cell("played")).to_have_text("1")
@@ -222,7 +229,8 @@ def test_win_and_auto_finish_record_statistics(page: Page) -> None:
     page.wait_for_function("document.getElementById('board').dataset.status === 'won'")
     expect(won).to_be_visible()
     stats = storage(page, stats_key("double-freecell"))
-    assert stats["won"] == 1 and stats["played"] == 1
+    assert stats["won"] == 1
+    assert stats["played"] == 1
     # a new deal from the celebration
     won.get_by_role("button", name="New deal").click()
     assert board(page)["status"] == "playing"

@@ -166,8 +166,14 @@ def cmd_survey(args: argparse.Namespace) -> int:
         print("error: need 1 <= FROM <= TO", file=sys.stderr)
         return 2
     return survey(
-        args.game, args.first, args.last, args.budget, args.out, args.jobs,
-        max_nodes=args.max_nodes, retry_unknown=args.retry_unknown,
+        args.game,
+        args.first,
+        args.last,
+        args.budget,
+        args.out,
+        args.jobs,
+        max_nodes=args.max_nodes,
+        retry_unknown=args.retry_unknown,
     )
 
 
@@ -181,8 +187,13 @@ def add_commands(sub: Any) -> None:
     p.add_argument("number", nargs="?", metavar="N", help="deal number")
     p.add_argument("--budget", type=float, default=60.0, metavar="SECONDS")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--max-nodes", type=int, default=None, metavar="N",
-                   help="also stop after N positions (reproducible on a loaded machine)")
+    p.add_argument(
+        "--max-nodes",
+        type=int,
+        default=None,
+        metavar="N",
+        help="also stop after N positions (reproducible on a loaded machine)",
+    )
     p.set_defaults(run=cmd_solve)
     s = sub.add_parser(
         "survey",
@@ -193,10 +204,18 @@ def add_commands(sub: Any) -> None:
     s.add_argument("last", type=int, metavar="TO")
     s.add_argument("--budget", type=float, default=10.0, metavar="SECONDS")
     s.add_argument("--out", metavar="FILE", help="append JSON lines here; deals in it are skipped")
-    s.add_argument("--max-nodes", type=int, default=None, metavar="N",
-                   help="also stop each deal after N positions")
-    s.add_argument("--retry-unknown", action="store_true",
-                   help="solve again the deals recorded as unknown (e.g. with a bigger budget)")
+    s.add_argument(
+        "--max-nodes",
+        type=int,
+        default=None,
+        metavar="N",
+        help="also stop each deal after N positions",
+    )
+    s.add_argument(
+        "--retry-unknown",
+        action="store_true",
+        help="solve again the deals recorded as unknown (e.g. with a bigger budget)",
+    )
     s.add_argument("--jobs", type=int, default=None, metavar="N", help="processes (default: cores)")
     s.set_defaults(run=cmd_survey)
 

@@ -83,6 +83,8 @@ clock: Callable[[], float] = time.perf_counter
 class _Family:
     """Rules shared by the three solver families; subclasses give moves and ordering."""
 
+    restricted = False
+
     def __init__(self, rules: GameRules) -> None:
         self.rules = rules
         self.decks = rules.decks
@@ -110,8 +112,10 @@ class _Family:
                     self.fits[c][c + 1] = True
         elif build == "alternate-colour":
             self.fits = [
-                [u % 13 == c % 13 + 1 and ((c // 13) in (1, 2)) != ((u // 13) in (1, 2))
-                 for u in range(52)]
+                [
+                    u % 13 == c % 13 + 1 and ((c // 13) in (1, 2)) != ((u // 13) in (1, 2))
+                    for u in range(52)
+                ]
                 for c in range(52)
             ]
         else:
@@ -209,7 +213,7 @@ class _Yukon(_Family):
     def start(self, pos: Position) -> State:
         tab = tuple(
             bytes([c % 52 + DOWN for c in p[:d]] + [c % 52 for c in p[d:]])
-            for p, d in zip(pos.tableau, pos.down)
+            for p, d in zip(pos.tableau, pos.down, strict=False)
         )
         return (tab, self.fnd_from(pos))
 
@@ -323,8 +327,6 @@ class _Rail(_Family):
     empty pile, a stock dealt one card at a time onto the waste with no redeal.
     State: (tableau, foundations, waste, stock count)."""
 
-    restricted = False
-
     def start(self, pos: Position) -> State:
         self.stock = bytes(c % 52 for c in pos.stock)
         tab = tuple(bytes(c % 52 for c in p) for p in pos.tableau)
@@ -332,7 +334,8 @@ class _Rail(_Family):
         return (tab, self.fnd_from(pos), waste, len(pos.stock))
 
     def key(self, st: State) -> bytes:
-        return SEP.join(sorted(st[0])) + b"\xfe" + bytes((st[3],)) + st[2]
+        waste: bytes = st[2]
+        return SEP.join(sorted(st[0])) + b"\xfe" + bytes((st[3],)) + waste
 
     def autoplay(self, st: State) -> tuple[State, list[IMove]]:
         tab, fnd, waste, sn = st
@@ -487,7 +490,8 @@ class _FreeCell(_Family):
         return (tab, self.fnd_from(pos), cells)
 
     def key(self, st: State) -> bytes:
-        return SEP.join(sorted(st[0])) + b"\xfe" + st[2]
+        cells: bytes = st[2]
+        return SEP.join(sorted(st[0])) + b"\xfe" + cells
 
     def autoplay(self, st: State) -> tuple[State, list[IMove]]:
         tab, fnd, cells = st
@@ -656,8 +660,13 @@ _FAMILIES: dict[str, Callable[[GameRules], _Family]] = {
 }
 
 
-def family(rules: GameRules) -> _Family:
-    return _FAMILIES[rules.id](rules)
+def family(rules: GameRules, restricted: bool = False) -> _Family:
+    """The search rules of a game. ``restricted`` (Double Rail only) leaves out moves that
+    split a run between two cards of the same rank unless the card uncovered can go to
+    a foundation: an incomplete search, used only to find wins fast."""
+    fam = _FAMILIES[rules.id](rules)
+    fam.restricted = restricted
+    return fam
 
 
 # --------------------------------------------------------------------------- the search
@@ -680,7 +689,7 @@ def to_engine(pos: Position, line: list[IMove], check_win: bool = True) -> list[
                 src, card = "waste", pos.waste[-1]
             else:
                 k = next(k for k, c in enumerate(pos.cells) if c is not None and c % 52 == m[1])
-                src, card = f"cell-{k}", pos.cells[k]
+                src, card = f"cell-{k}", pos.cells[k] or 0
             f = next(
                 (f for f, p in enumerate(pos.foundations) if pos.foundation_accepts(card, p)), -1
             )
@@ -711,10 +720,32 @@ def solve(
     through :meth:`Position.play`), ``"unwinnable"`` (proved by visiting every reachable
     position) or ``"unknown"`` when ``budget`` seconds or ``max_nodes`` positions ran out.
 
-    Double FreeCell uses the complete best-first search, the others the depth-first one."""
-    if position.rules.id == "double-freecell":
+    Russian: depth-first search. Double Russian and Double FreeCell: best-first search.
+    Double Rail: first a best-first search over a restricted move set (it can only find
+    wins) with half the budget, then the complete depth-first search with the rest.
+    Every complete search visits all reachable positions before saying "unwinnable"."""
+    game = position.rules.id
+    if game == "russian":
+        return depth_first(position, budget, max_nodes)
+    if game != "double-rail":
         return best_first(position, budget, max_nodes)
-    return depth_first(position, budget, max_nodes)
+    t0 = clock()
+    first = best_first(
+        position,
+        None if budget is None else budget / 2,
+        None if max_nodes is None else max_nodes // 2,
+        restricted=True,
+    )
+    if first.result == WINNABLE:
+        return first
+    rest = depth_first(
+        position,
+        None if budget is None else max(budget - (clock() - t0), 0.0),
+        None if max_nodes is None else max(max_nodes - first.nodes, 1),
+    )
+    rest.nodes += first.nodes
+    rest.seconds = clock() - t0
+    return rest
 
 
 def depth_first(
@@ -761,11 +792,10 @@ def depth_first(
             continue
         add(k)
         nodes += 1
-        if not nodes & 1023:
-            if nodes >= node_cap or (
-                deadline is not None and clock() > deadline
-            ):
-                return Result(UNKNOWN, nodes, clock() - t0, reason="budget")
+        if not nodes & 255 and (
+            nodes >= node_cap or (deadline is not None and clock() > deadline)
+        ):
+            return Result(UNKNOWN, nodes, clock() - t0, reason="budget")
         path.append([m, *done])
         stack.append([moves_of(st), 0, st])
     return Result(UNWINNABLE, nodes, clock() - t0)
@@ -775,12 +805,13 @@ def best_first(
     position: Position,
     budget: float | None = 10.0,
     max_nodes: int | None = None,
+    restricted: bool = False,
 ) -> Result:
     """Greedy best-first search: always expand the generated position with the best
     heuristic score. Complete like :func:`solve` (every reachable position is expanded once
     before it says ``"unwinnable"``), but it finds wins far faster in the free-cell game."""
     t0 = clock()
-    fam = family(position.rules)
+    fam = family(position.rules, restricted)
     deadline = None if budget is None else t0 + budget
     root, autos = fam.autoplay(fam.start(position))
     if fam.won(root):
@@ -788,7 +819,7 @@ def best_first(
     seen = {fam.key(root)}
     parents: list[int] = [-1]
     steps: list[list[IMove]] = [autos]
-    heap: list[tuple[float, int, State]] = [(0.0, 0, root)]
+    heap: list[tuple[float, int, int, State]] = [(0.0, 0, 0, root)]
     moves_of = fam.moves
     apply = fam.apply
     autoplay = fam.autoplay
@@ -801,13 +832,12 @@ def best_first(
     node_cap = max_nodes if max_nodes is not None else 1 << 62
     expanded = 0
     while heap:
-        _, node, st = pop(heap)
+        _, _, node, st = pop(heap)
         expanded += 1
-        if not expanded & 255:
-            if len(parents) >= node_cap or (
-                deadline is not None and clock() > deadline
-            ):
-                return Result(UNKNOWN, len(parents), clock() - t0, reason="budget")
+        if not expanded & 15 and (
+            len(parents) >= node_cap or (deadline is not None and clock() > deadline)
+        ):
+            return Result(UNKNOWN, len(parents), clock() - t0, reason="budget")
         for m in moves_of(st):
             child, done = autoplay(apply(st, m))
             if won(child):
@@ -815,16 +845,16 @@ def best_first(
                 while node >= 0:
                     line[:0] = steps[node]
                     node = parents[node]
-                return Result(
-                    WINNABLE, len(parents), clock() - t0, to_engine(position, line)
-                )
+                return Result(WINNABLE, len(parents), clock() - t0, to_engine(position, line))
             k = key(child)
             if k in seen:
                 continue
             add(k)
             parents.append(node)
             steps.append([m, *done])
-            push(heap, (-score(child), len(parents) - 1, child))
+            push(heap, (-score(child), -len(parents), len(parents) - 1, child))
+    if restricted:
+        return Result(UNKNOWN, len(parents), clock() - t0, reason="restricted search exhausted")
     return Result(UNWINNABLE, len(parents), clock() - t0)
 
 
@@ -860,7 +890,9 @@ def beam(
                         line[:0] = steps[node]
                         node = parents[node]
                     return Result(
-                        WINNABLE, len(parents), clock() - t0,
+                        WINNABLE,
+                        len(parents),
+                        clock() - t0,
                         to_engine(position, line),
                     )
                 k = fam.key(child)
@@ -870,9 +902,7 @@ def beam(
                 parents.append(node)
                 steps.append([m, *done])
                 nxt.append((-score(child), len(parents) - 1, child))
-            if len(parents) >= node_cap or (
-                deadline is not None and clock() > deadline
-            ):
+            if len(parents) >= node_cap or (deadline is not None and clock() > deadline):
                 return Result(UNKNOWN, len(parents), clock() - t0, reason="budget")
         nxt.sort(key=_first_f)
         layer = nxt[:width]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -12,7 +13,7 @@ import pytest
 
 from solitaire import Game, Move, Position
 from solitaire.cards import RANKS, SUITS
-from solitaire.hints import hint, heuristic_move, is_winnable_deal, was_winnable
+from solitaire.hints import heuristic_move, hint, is_winnable_deal, was_winnable
 from solitaire.rules import GAMES
 from solitaire.solve_cli import done_deals, survey
 from solitaire.solver import UNKNOWN, UNWINNABLE, WINNABLE, best_first, depth_first, solve
@@ -101,6 +102,7 @@ EMPTY: tuple[list[str], list[str]] = ([], [])
         ("double-russian", 9),
         ("double-freecell", 2),
         ("double-freecell", 6),
+        ("double-rail", 12),
     ],
 )
 def test_winning_lines_replay_through_the_engine(game: str, deal_number: int) -> None:
@@ -127,7 +129,8 @@ def test_winnable_deal_from_mid_game_json() -> None:
         position = position.play(m)
     again = solve(Position.from_json(position.to_json()))
     assert again.result == WINNABLE
-    assert again.line is not None and replays_to_win(position, again.line)
+    assert again.line is not None
+    assert replays_to_win(position, again.line)
 
 
 # --------------------------------------------------------------------------- small positions
@@ -147,7 +150,8 @@ def test_already_won() -> None:
     position = build("double-freecell", [EMPTY] * 10)
     assert position.is_won()
     result = solve(position)
-    assert result.result == WINNABLE and result.line == []
+    assert result.result == WINNABLE
+    assert result.line == []
 
 
 LOST_RUSSIAN = [
@@ -172,7 +176,8 @@ def test_needs_a_king_to_an_empty_pile() -> None:
     spades = [r + "S" for r in "QJT98765432"]
     position = build("russian", [(["AS"], ["KS"]), ([], spades), EMPTY, EMPTY, EMPTY, EMPTY, EMPTY])
     result = solve(position)
-    assert result.result == WINNABLE and result.line is not None
+    assert result.result == WINNABLE
+    assert result.line is not None
     assert replays_to_win(position, result.line)
     assert any(m.source == "tableau-0" and m.target.startswith("tableau-") for m in result.line)
 
@@ -185,7 +190,8 @@ def test_double_russian_small_position() -> None:
         + [EMPTY] * 6,
     )
     result = solve(position)
-    assert result.result == WINNABLE and result.line is not None
+    assert result.result == WINNABLE
+    assert result.line is not None
     assert replays_to_win(position, result.line)
 
 
@@ -206,7 +212,8 @@ def test_needs_a_supermove() -> None:
     ]
     position = build("double-freecell", cols, cells=["TS", "JS", "3H", "4H"])
     result = solve(position, budget=20)
-    assert result.result == WINNABLE and result.line is not None
+    assert result.result == WINNABLE
+    assert result.line is not None
     assert replays_to_win(position, result.line)
     assert any(m.count == 3 for m in result.line)
 
@@ -214,7 +221,8 @@ def test_needs_a_supermove() -> None:
 def test_double_rail_needs_the_stock() -> None:
     position = build("double-rail", [EMPTY] * 5, stock=["KS", "QS", "JS"])
     result = solve(position)
-    assert result.result == WINNABLE and result.line is not None
+    assert result.result == WINNABLE
+    assert result.line is not None
     assert replays_to_win(position, result.line)
     assert sum(1 for m in result.line if m.source == "stock") == 3
 
@@ -223,7 +231,8 @@ def test_double_rail_needs_a_free_pile_for_the_waste() -> None:
     """The QS and KS come out of the stock before the JS: the KS must wait on a pile."""
     position = build("double-rail", [EMPTY] * 5, stock=["JS", "KS", "QS"])
     result = solve(position)
-    assert result.result == WINNABLE and result.line is not None
+    assert result.result == WINNABLE
+    assert result.line is not None
     assert replays_to_win(position, result.line)
     assert any(m.source == "waste" and m.target.startswith("tableau") for m in result.line)
     assert brute_force(position) is True
@@ -240,7 +249,8 @@ def test_both_searches_agree_on_small_positions() -> None:
 def test_budget_exhaustion_returns_unknown() -> None:
     position = Position.deal_of("double-rail", 1)
     result = solve(position, budget=None, max_nodes=200)
-    assert result.result == UNKNOWN and result.line is None
+    assert result.result == UNKNOWN
+    assert result.line is None
     result = solve(position, budget=0.05)
     assert result.result == UNKNOWN
     assert result.seconds < 2
@@ -254,7 +264,8 @@ def test_hint_kinds() -> None:
     assert h["kind"] == "winning"
     assert Position.deal_of("russian", 16).why_illegal(Move.parse(h["move"])) is None
     h = hint(Position.deal_of("russian", 1).to_json(), 2)
-    assert h["kind"] == "lost" and h["move"] is None
+    assert h["kind"] == "lost"
+    assert h["move"] is None
     # a budget far too small for Double Rail: a heuristic (legal) move
     position = Position.deal_of("double-rail", 3)
     h = hint(position, 0.02)
@@ -266,7 +277,8 @@ def test_heuristic_move_is_legal_in_every_game() -> None:
     for game in GAMES:
         position = Position.deal_of(game, 5)
         move = heuristic_move(position)
-        assert move is not None and position.why_illegal(move) is None
+        assert move is not None
+        assert position.why_illegal(move) is None
 
 
 def test_was_winnable_finds_the_last_good_step() -> None:
@@ -279,7 +291,8 @@ def test_was_winnable_finds_the_last_good_step() -> None:
     # then a move that throws the game away, if one exists: try the legal ones
     report = was_winnable(game.to_json(), budget=10)
     assert report["from_start"] == WINNABLE
-    assert report["last_winnable_step"] == 3 and report["exact"]
+    assert report["last_winnable_step"] == 3
+    assert report["exact"]
     lost_game = Game(Position.deal_of("russian", 1), automove=False)
     assert was_winnable(lost_game.to_json(), 5)["from_start"] == UNWINNABLE
 
@@ -328,23 +341,29 @@ def test_cli_solve_json_shape_and_exit_codes() -> None:
     assert won.returncode == 0, won.stderr
     doc = json.loads(won.stdout)
     assert set(doc) == {"result", "nodes", "seconds", "line"}
-    assert doc["result"] == "winnable" and isinstance(doc["nodes"], int)
+    assert doc["result"] == "winnable"
+    assert isinstance(doc["nodes"], int)
     line = [Move.parse(s) for s in doc["line"]]
     assert replays_to_win(Position.deal_of("russian", 16), line)
     lost = run("solve", "russian", "1", "--json")
-    assert lost.returncode == 1 and json.loads(lost.stdout)["line"] is None
+    assert lost.returncode == 1
+    assert json.loads(lost.stdout)["line"] is None
     unknown = run("solve", "double-rail", "1", "--json", "--max-nodes", "100")
-    assert unknown.returncode == 3 and json.loads(unknown.stdout)["result"] == "unknown"
+    assert unknown.returncode == 3
+    assert json.loads(unknown.stdout)["result"] == "unknown"
     text = run("solve", "russian", "16", "--budget", "5")
-    assert text.returncode == 0 and text.stdout.startswith("winnable")
+    assert text.returncode == 0
+    assert text.stdout.startswith("winnable")
 
 
 def test_cli_solve_position_on_stdin() -> None:
     position = build("russian", LOST_RUSSIAN)
     out = run("solve", "-", "--json", stdin=json.dumps(position.to_json()))
-    assert out.returncode == 1 and json.loads(out.stdout)["result"] == "unwinnable"
+    assert out.returncode == 1
+    assert json.loads(out.stdout)["result"] == "unwinnable"
     bad = run("solve", "-", stdin="{}")
-    assert bad.returncode == 2 and "error" in bad.stderr
+    assert bad.returncode == 2
+    assert "error" in bad.stderr
     assert run("solve", "nosuchgame", "1").returncode == 2
     assert run("solve", "russian").returncode == 2
 
@@ -367,10 +386,8 @@ def test_survey_writes_lines_and_resumes(tmp_path: object) -> None:
     again = []
     with open(out, encoding="utf-8") as f:
         for x in f:
-            try:
+            with contextlib.suppress(ValueError):
                 again.append(json.loads(x))
-            except ValueError:
-                pass
     assert sorted(x["deal"] for x in again) == [1, 2, 3, 4, 5, 6]
     assert next(x for x in again if x["deal"] == 2)["nodes"] == -7
     assert done_deals(out) == {1, 2, 3, 4, 5, 6}

@@ -7,6 +7,7 @@ document), each through one long-lived proxy. See docs/ui.md.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import traceback
 from typing import Any
@@ -74,6 +75,8 @@ class App:
         self.finish_moves: list[Move] | None = None
         self.won_records: dict[str, bool] = {}
         self.last_touch = -1e9
+        self.hint_provider: Any = None
+        self.hint_cards: list[int] = []
         self.last_tap: tuple[float, tuple[str, int | None]] | None = None
         self._proxies: list[Any] = []
 
@@ -91,8 +94,13 @@ class App:
         self._listen(document, "click", self.on_click_action)
         self._listen(_by_id("game-select"), "change", self.on_game_select)
         self._listen(_by_id("form-deal"), "submit", self.on_deal_submit)
-        for name in ("set-automove", "set-fourcolor", "set-theme-system", "set-theme-light",
-                     "set-theme-dark"):
+        for name in (
+            "set-automove",
+            "set-fourcolor",
+            "set-theme-system",
+            "set-theme-light",
+            "set-theme-dark",
+        ):
             self._listen(_by_id(name), "change", self.on_setting)
         self._listen(window, "hashchange", self.on_hashchange)
         self._listen(document, "visibilitychange", self.on_visibility)
@@ -102,14 +110,17 @@ class App:
         self._p_return = self._proxy(lambda *a: self.view.clear_returning())
         self._p_tick = self._proxy(self.on_tick)
         self._p_finish = self._proxy(self.on_auto_finish)
+        self._p_unhint = self._proxy(self.clear_hint)
 
+        if window.matchMedia("(prefers-reduced-motion: reduce)").matches:
+            self.view.animate_enabled = False
         self.apply_settings()
-        for game_id in GAMES:  # a damaged entry is reported now, not when it is next needed
-            self.store.load_stats(game_id)
+        for each in GAMES:  # a damaged entry is reported now, not when it is next needed
+            self.store.load_stats(each)
         game_id, deal, problem = parse_hash(str(window.location.hash))
-        if game_id is None:
-            game_id = self.store.last_game() or DEFAULT_GAME
-        self.open_game(game_id, deal, push=False, boot=True)
+        self.open_game(
+            game_id or self.store.last_game() or DEFAULT_GAME, deal, push=False, boot=True
+        )
         if problem:
             self.store.notices.insert(0, problem + f" Showing {self.describe_table()} instead.")
         self.show_notices()
@@ -148,6 +159,7 @@ class App:
     ) -> None:
         """Show ``game_id``: its game in progress when it is that deal (or no deal was asked
         for), else a new game of ``deal`` (a random one when None)."""
+        self.cancel_drag()
         self.flush()
         self.clear_selection()
         self.close_dialogs()
@@ -168,6 +180,8 @@ class App:
         self.pending_won = False
         self.pending_finish = False
         self.view.setup(self.game.position)
+        pile, index = self.default_focus()
+        self.view.element(pile, index).tabIndex = 0  # the board's one tab stop (roving)
         self.last_tick = None
         self.store.set_last_game(game_id)
         self.persist()
@@ -183,6 +197,7 @@ class App:
         self.open_game(self.game_id, None, fresh=True)
 
     def restart(self) -> None:
+        self.cancel_drag()
         self.flush()
         self.clear_selection()
         self.close_dialogs()
@@ -238,7 +253,7 @@ class App:
                 self._schedule_return()
             self.toast(str(error))
             return False
-        moving = before.pile(move.source)[-move.count:] if move.source != "stock" else ()
+        moving = before.pile(move.source)[-move.count :] if move.source != "stock" else ()
         self.started()
         self.play_step(before, step, dragged=dragged)
         self.announce(self.describe_step(before, step, moving))
@@ -255,8 +270,13 @@ class App:
         if self.last_tick is None:
             self.last_tick = js.performance.now()
 
-    def play_step(self, before: Position, step: list[Move], dragged: list[int] | None = None,
-                  gap: int = AUTO_STEP_MS) -> None:
+    def play_step(
+        self,
+        before: Position,
+        step: list[Move],
+        dragged: list[int] | None = None,
+        gap: int = AUTO_STEP_MS,
+    ) -> None:
         """Show a step move by move: the first at once, the others every ``gap`` ms."""
         position = before
         frames: list[tuple[Position, int]] = []
@@ -282,6 +302,16 @@ class App:
         else:
             self.view.render(self.game.position)
             self.after_animation()
+
+    def cancel_drag(self) -> None:
+        drag = self.drag
+        self.press = None
+        if drag is not None:
+            self.drag = None
+            self.view.end_drag(drag["cards"], back=True)
+            self.view.set_targets(set())
+            self.view.set_hover(None)
+            self._schedule_return()
 
     def flush(self) -> None:
         """Finish any running step animation at once (before handling new input)."""
@@ -315,8 +345,7 @@ class App:
                 self.after_animation()
         self.persist()
         self.update_status()
-        if (player and self.settings.automove and self.finish_moves
-                and not position.is_won()):
+        if player and self.settings.automove and self.finish_moves and not position.is_won():
             self.pending_finish = True
             if not self.queue:
                 self.after_animation()
@@ -326,6 +355,7 @@ class App:
             self.finish()
 
     def finish(self) -> None:
+        self.cancel_drag()
         self.flush()
         self.clear_selection()
         before = self.game.position
@@ -341,6 +371,7 @@ class App:
         self.after_change()
 
     def undo(self) -> None:
+        self.cancel_drag()
         self.flush()
         self.clear_selection()
         step = self.game.undo()
@@ -353,6 +384,7 @@ class App:
         self.announce(f"Undone. {plural(self.game.move_count, 'move')}.")
 
     def redo(self) -> None:
+        self.cancel_drag()
         self.flush()
         self.clear_selection()
         before = self.game.position
@@ -417,7 +449,10 @@ class App:
         if self.last_tick is not None and self.board_el.dataset.status == "playing":
             self.tick()
             _by_id("st-time").textContent = clock(self.game.elapsed)
-        if not self.update_offered and document.documentElement.getAttribute("data-update") == "ready":
+        if (
+            not self.update_offered
+            and document.documentElement.getAttribute("data-update") == "ready"
+        ):
             self.update_offered = True
             self.show_notice("A new version of the game is ready: reload the page to use it.")
 
@@ -596,10 +631,8 @@ class App:
         }
         self.view.begin_drag(cards)
         self.view.set_targets(targets)
-        try:
+        with contextlib.suppress(Exception):
             self.board_el.setPointerCapture(press["id"])
-        except Exception:
-            pass
         return True
 
     def drop_target(self, drag: dict[str, Any], dx: float, dy: float) -> str | None:
@@ -713,6 +746,11 @@ class App:
                 ev.preventDefault()
                 self.redo()
                 return
+        if key == "Escape" and not in_dialog and self.selection is not None:
+            self.clear_selection()
+            self.announce("Put back.")
+            ev.preventDefault()
+            return
         if in_dialog or typing or ctrl or ev.altKey:
             return
         inside = bool(self.board_el.contains(target))
@@ -772,7 +810,7 @@ class App:
         self.focus_on(new, self.top_index(new))
 
     def _column(self, pile: str) -> float:
-        top, tableau = self.rows()
+        _top, tableau = self.rows()
         if pile in tableau:
             return (tableau.index(pile) + 0.5) / len(tableau)
         slot = self.view.top_slots.index(pile)
@@ -820,10 +858,8 @@ class App:
         action = str(button.dataset.action)
         menu = _by_id("menu")
         if button.closest("#menu"):
-            try:
+            with contextlib.suppress(Exception):
                 menu.hidePopover()
-            except Exception:
-                pass
         dialog = button.closest("dialog")
         if dialog and action not in ("reset-stats", "rules-of"):
             dialog.close()
@@ -840,7 +876,7 @@ class App:
             "dismiss-notice": self.hide_notice,
             "close-dialog": lambda: None,
             "reset-stats": self.reset_stats,
-            "hint": lambda: None,
+            "hint": self.on_hint,
             "rules-of": lambda: self.show_rules_of(str(button.getAttribute("data-game"))),
         }.get(action)
         if handler is not None:
@@ -864,7 +900,9 @@ class App:
     def on_deal_submit(self, ev: Any) -> None:
         ev.preventDefault()
         text = str(_by_id("deal-input").value).strip()
-        if not (text.isascii() and text.isdigit() and len(text) <= 10 and 1 <= int(text) <= MAX_DEAL):
+        if not (
+            text.isascii() and text.isdigit() and len(text) <= 10 and 1 <= int(text) <= MAX_DEAL
+        ):
             _by_id("deal-error").textContent = f"Enter a whole number from 1 to {MAX_DEAL}."
             return
         _by_id("dlg-deal").close()
@@ -922,8 +960,11 @@ class App:
             ("streak", "Streak", lambda st: st.streak),
             ("best-streak", "Best streak", lambda st: st.best_streak),
             ("best-time", "Best time", lambda st: clock(st.best_time)),
-            ("fewest-moves", "Fewest moves",
-             lambda st: "–" if st.fewest_moves is None else st.fewest_moves),
+            (
+                "fewest-moves",
+                "Fewest moves",
+                lambda st: "–" if st.fewest_moves is None else st.fewest_moves,
+            ),
         ]
 
         def cls(g: str) -> str:
@@ -962,17 +1003,65 @@ class App:
         _by_id("won-body").innerHTML = (
             f"<p>{self.describe_table()}.</p>"
             '<dl class="won-numbers">'
-            f"<dt>Moves</dt><dd data-k=\"moves\">{self.game.move_count}{rec('moves')}</dd>"
-            f"<dt>Time</dt><dd data-k=\"time\">{clock(self.game.elapsed)}{rec('time')}</dd>"
-            f"<dt>Games won</dt><dd data-k=\"won\">{stats.won} of {stats.played}"
+            f'<dt>Moves</dt><dd data-k="moves">{self.game.move_count}{rec("moves")}</dd>'
+            f'<dt>Time</dt><dd data-k="time">{clock(self.game.elapsed)}{rec("time")}</dd>'
+            f'<dt>Games won</dt><dd data-k="won">{stats.won} of {stats.played}'
             f" ({'–' if rate is None else f'{rate:.0%}'})</dd>"
-            f"<dt>Streak</dt><dd data-k=\"streak\">{stats.streak}{rec('streak')}</dd>"
+            f'<dt>Streak</dt><dd data-k="streak">{stats.streak}{rec("streak")}</dd>'
             "</dl>"
         )
         self.announce(
             f"You won! {plural(self.game.move_count, 'move')} in {clock(self.game.elapsed)}."
         )
         _by_id("dlg-won").showModal()
+
+    # ------------------------------------------------------------------ hints (for the solver)
+
+    def enable_hint(self, provider: Any) -> None:
+        """Show the Hint button; a click calls ``provider()`` (which may start work in the
+        solver worker and later call ``show_hint``). ``None`` hides the button again."""
+        self.hint_provider = provider
+        button = _by_id("btn-hint")
+        button.hidden = provider is None
+        button.disabled = provider is None
+
+    def on_hint(self) -> None:
+        if self.hint_provider is not None:
+            self.flush()
+            self.clear_selection()
+            self.hint_provider()
+
+    def show_hint(self, move: Move | None, text: str = "") -> None:
+        """Point at ``move`` (its cards and its target pile) for a moment; ``None`` says that
+        no move is known to help. Ignored if the position changed since it was asked for."""
+        if move is None:
+            self.toast(text or "No hint: no move found that helps.")
+            return
+        position = self.game.position
+        if position.why_illegal(move) is not None:
+            return
+        cards = list(position.pile(move.source)[-move.count :]) if move.source != "stock" else []
+        self.view.set_selected([])
+        for c in cards:
+            self.view.card_els[c].classList.add("hint")
+        self.view.set_targets({move.target})
+        self.hint_cards = cards
+        js.setTimeout(self._p_unhint, 1600)
+        what = (
+            "deal a card from the stock"
+            if move.source == "stock"
+            else (f"move {describe_group(tuple(cards))} to {pile_title(move.target).lower()}")
+        )
+        self.announce(text or f"Hint: {what}.")
+
+    def clear_hint(self, *args: Any) -> None:
+        for c in self.hint_cards:
+            el = self.view.card_els.get(c)
+            if el is not None:
+                el.classList.remove("hint")
+        self.hint_cards = []
+        if self.selection is None:
+            self.view.set_targets(set())
 
     # ------------------------------------------------------------------ messages
 
@@ -1024,3 +1113,9 @@ def main() -> None:
             fail("The game could not start", f"Python reported: {detail}")
         return
     document.documentElement.dataset.app = "ready"
+
+
+def current() -> App | None:
+    """The running page's ``App`` (for other glue, e.g. the solver's hint: ``current().enable_hint(
+    provider)`` and later ``current().show_hint(move)``)."""
+    return _app

@@ -23,8 +23,12 @@ from .text import card_face_html, pile_kind, pile_label
 MOVE_MS = 230
 #: Pile sizes (face down, face up) each game's card size is planned for; a longer pile
 #: shrinks the cards so that every face-up card's index stays readable.
-PLAN = {"russian": (6, 12), "double-russian": (9, 14), "double-rail": (0, 14),
-        "double-freecell": (0, 16)}
+PLAN = {
+    "russian": (6, 12),
+    "double-russian": (9, 14),
+    "double-rail": (0, 14),
+    "double-freecell": (0, 16),
+}
 FLIP_MS = 180
 
 
@@ -167,11 +171,7 @@ class BoardView:
             if dragged:
                 self.end_drag(dragged, back=True)
             return []
-        moved: list[int] = []
-        for name, cards, _ in changes:
-            for c in cards:
-                if self.loc.get(c) != name:
-                    moved.append(c)
+        moved = [c for name, cards, _ in changes for c in cards if self.loc.get(c) != name]
         first: dict[int, Any] = {}
         if animate:
             for c in moved:

@@ -3,10 +3,12 @@ methods: ``getItem``, ``setItem``, ``removeItem``).
 
 Keys (all JSON):
 
-- ``solitaire.settings``: ``{"automove": bool, "fourColor": bool, "theme": "system"|"light"|"dark"}``
+- ``solitaire.settings``: ``{"automove": bool, "fourColor": bool,
+  "theme": "system"|"light"|"dark"}``
 - ``solitaire.last``: ``{"game": id}``, the game shown last
-- ``solitaire.game.<id>``: ``{"v": 1, "save": <Game.to_json()>, "counted": bool, "recorded": bool}``;
-  ``counted``: this deal already counts as played; ``recorded``: its win is in the statistics
+- ``solitaire.game.<id>``: ``{"v": 1, "save": <Game.to_json()>, "counted": bool,
+  "recorded": bool}``; ``counted``: this deal already counts as played; ``recorded``: its win
+  is in the statistics
 - ``solitaire.stats.<id>``: ``{"played", "won", "streak", "bestStreak": int, "bestTime": float|null,
   "fewestMoves": int|null}``
 
@@ -16,6 +18,7 @@ a sentence saying so is added to ``Store.notices``; the page shows them and star
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
@@ -28,9 +31,9 @@ THEMES = ("system", "light", "dark")
 
 
 class Backend(Protocol):
-    def getItem(self, key: str) -> Any: ...  # noqa: N802 (the Web Storage API's names)
-    def setItem(self, key: str, value: str) -> Any: ...  # noqa: N802
-    def removeItem(self, key: str) -> Any: ...  # noqa: N802
+    def getItem(self, key: str) -> Any: ...
+    def setItem(self, key: str, value: str) -> Any: ...
+    def removeItem(self, key: str) -> Any: ...
 
 
 class MemoryBackend:
@@ -39,13 +42,13 @@ class MemoryBackend:
     def __init__(self, data: dict[str, str] | None = None) -> None:
         self.data: dict[str, str] = dict(data or {})
 
-    def getItem(self, key: str) -> str | None:  # noqa: N802
+    def getItem(self, key: str) -> str | None:
         return self.data.get(key)
 
-    def setItem(self, key: str, value: str) -> None:  # noqa: N802
+    def setItem(self, key: str, value: str) -> None:
         self.data[key] = value
 
-    def removeItem(self, key: str) -> None:  # noqa: N802
+    def removeItem(self, key: str) -> None:
         self.data.pop(key, None)
 
 
@@ -125,7 +128,12 @@ class Stats:
             best_time=optional("bestTime", float),
             fewest_moves=optional("fewestMoves", int),
         )
-        if s.won > s.played or s.streak > s.won or s.best_streak > s.won or s.streak > s.best_streak:
+        if (
+            s.won > s.played
+            or s.streak > s.won
+            or s.best_streak > s.won
+            or s.streak > s.best_streak
+        ):
             raise ValueError("the numbers do not add up")
         return s
 
@@ -189,10 +197,8 @@ class Store:
             return False
 
     def _drop(self, key: str, what: str, reason: str = "") -> None:
-        try:
+        with contextlib.suppress(Exception):
             self.backend.removeItem(PREFIX + key)
-        except Exception:
-            pass
         because = f" ({reason})" if reason else ""
         self.notices.append(f"{what} could not be read and was discarded{because}.")
 
@@ -277,7 +283,5 @@ class Store:
         self._write(f"stats.{game_id}", stats.to_json())
 
     def reset_stats(self, game_id: str) -> None:
-        try:
+        with contextlib.suppress(Exception):
             self.backend.removeItem(PREFIX + f"stats.{game_id}")
-        except Exception:
-            pass

@@ -87,7 +87,7 @@ def pile_label(name: str, cards: tuple[int, ...], down: int) -> str:
 
 
 def describe_group(cards: tuple[int, ...]) -> str:
-    """"the Queen of spades" / "the Queen of spades and 2 cards on it"."""
+    """ "the Queen of spades" / "the Queen of spades and 2 cards on it"."""
     if not cards:
         return "nothing"
     text = f"the {long_name(cards[0])}"
@@ -113,8 +113,10 @@ def parse_hash(text: str) -> tuple[str | None, int | None, str | None]:
         return game_part, None, None
     d = deal_part.strip()
     if not (d.isascii() and d.isdigit() and len(d) <= 10) or not 1 <= int(d) <= MAX_DEAL:
-        return game_part, None, (
-            f"The address “#{shown}” has no valid deal number (deals run from 1 to {MAX_DEAL})."
+        return (
+            game_part,
+            None,
+            (f"The address “#{shown}” has no valid deal number (deals run from 1 to {MAX_DEAL})."),
         )
     return game_part, int(d), None
 

@@ -40,7 +40,11 @@ export async function loadPyodide(options = {}) {
   const hit = cache && (await cache.match(KEY));
   if (hit) {
     try {
-      return await pyodide.loadPyodide({ ...config, _loadSnapshot: hit.arrayBuffer() });
+      const py = await pyodide.loadPyodide({ ...config, _loadSnapshot: hit.arrayBuffer() });
+      // Pyodide's start-up imports `random`: reseed it, or every visit would deal the same
+      // "random" deals (str hashes stay as in the snapshot, which the game does not mind).
+      py.runPython("import random; random.seed()");
+      return py;
     } catch (err) {
       console.warn("Pyodide snapshot not usable, starting from scratch:", err);
       await cache.delete(KEY);

@@ -1,0 +1,121 @@
+"""The page's browser-free modules in CPython: addresses, words, and the localStorage store
+(validation of every entry, statistics arithmetic). No browser is started here."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from solitaire import Game, Move, parse_card
+from solitaire.web.store import MemoryBackend, Saved, Settings, Stats, Store
+from solitaire.web.text import card_face_html, clock, format_hash, parse_hash, pile_label
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("", (None, None, False)),
+        ("#", (None, None, False)),
+        ("#russian/123", ("russian", 123, False)),
+        ("#Double-Rail/7", ("double-rail", 7, False)),
+        ("#double-freecell", ("double-freecell", None, False)),
+        ("#double-russian/", ("double-russian", None, False)),
+        ("#russian/0", ("russian", None, True)),
+        ("#russian/2147483648", ("russian", None, True)),
+        ("#russian/12a", ("russian", None, True)),
+        ("#russian/" + "9" * 5000, ("russian", None, True)),
+        ("#russian/²", ("russian", None, True)),
+        ("#klondike/5", (None, None, True)),
+        ("#<script>", (None, None, True)),
+    ],
+)
+def test_parse_hash(text: str, want: tuple[object, object, bool]) -> None:
+    game, deal, problem = parse_hash(text)
+    assert (game, deal, problem is not None) == want
+    if game and deal:
+        assert parse_hash(format_hash(game, deal)) == (game, deal, None)
+
+
+def test_words() -> None:
+    assert clock(None) == "–"
+    assert clock(83.9) == "1:23"
+    assert clock(3723) == "1:02:03"
+    qs = parse_card("QS")
+    assert pile_label("tableau-2", (1, 2, 3, 4, 5), 2) == "Tableau pile 3, 5 cards, 2 face down"
+    assert pile_label("cell-0", (qs,), 0) == "Free cell 1, Queen of spades"
+    assert pile_label("foundation-1", (), 0) == "Foundation 2, empty"
+    assert pile_label("stock", (1, 2), 2) == "Stock, 2 cards, deal one card"
+    html = card_face_html(parse_card("TD"))
+    assert ">10<" in html
+    assert "♦" in html
+    assert 'aria-hidden="true"' in html
+
+
+def test_store_round_trips_and_drops_bad_entries() -> None:
+    backend = MemoryBackend()
+    store = Store(backend)
+    assert store.load_settings() == Settings()
+    store.save_settings(Settings(automove=False, four_color=True, theme="dark"))
+    assert Store(backend).load_settings() == Settings(False, True, "dark")
+
+    game = Game.new("russian", 9)
+    move = next(m for m in game.position.legal_moves() if "tableau" in m.target)
+    game.play(move)
+    game.undo()
+    store.save_game(Saved(game, counted=True))
+    loaded = Store(backend).load_game("russian")
+    assert loaded is not None
+    assert loaded.counted
+    assert not loaded.recorded
+    assert loaded.game.position == game.position
+    assert loaded.game.redo_steps == game.redo_steps
+
+    bad = {
+        "solitaire.settings": '{"theme": "purple"}',
+        "solitaire.stats.russian": '{"played": 1, "won": 2}',
+        "solitaire.game.russian": "[1, 2",
+        "solitaire.game.double-rail": json.dumps(
+            {
+                "v": 1,
+                "save": {**Game.new("double-rail", 1).to_json(), "steps": [["stock>waste"] * 2]},
+            }
+        ),
+        "solitaire.game.double-freecell": json.dumps(
+            {"v": 1, "save": Game.new("russian", 1).to_json()}
+        ),
+    }
+    backend = MemoryBackend(bad)
+    store = Store(backend)
+    assert store.load_settings() == Settings()
+    assert store.load_stats("russian") == Stats()
+    assert store.load_game("russian") is None
+    rail = store.load_game("double-rail")  # two deals in one step is legal: kept
+    assert rail is not None
+    assert rail.game.move_count == 1
+    assert store.load_game("double-freecell") is None  # a Russian save under Double FreeCell
+    assert len(store.notices) == 4
+    assert set(backend.data) == {"solitaire.game.double-rail"}
+
+    tampered = Game.new("double-rail", 1).to_json()
+    tampered["steps"] = [[str(Move("stock", "tableau-0"))]]
+    backend.data["solitaire.game.double-rail"] = json.dumps({"v": 1, "save": tampered})
+    assert store.load_game("double-rail") is None
+    assert "Double Rail" in store.notices[-1]
+
+
+def test_stats_arithmetic() -> None:
+    st = Stats()
+    st.record_played()
+    assert st.record_win(100.0, 50) == {"streak": True, "time": True, "moves": True}
+    st.record_played()
+    assert st.record_win(120.0, 40) == {"streak": True, "time": False, "moves": True}
+    st.record_played()
+    st.record_abandoned()
+    assert (st.played, st.won, st.streak, st.best_streak) == (3, 2, 0, 2)
+    assert st.best_time == 100.0
+    assert st.fewest_moves == 40
+    assert st.win_rate == pytest.approx(2 / 3)
+    assert Stats.from_json(st.to_json()) == st
+    with pytest.raises(ValueError):
+        Stats.from_json({"played": 1, "won": 1, "streak": True})
