@@ -71,6 +71,13 @@ class Result:
 # ``time.process_time`` so that other programs on a shared machine do not eat the budget.
 clock: Callable[[], float] = time.perf_counter
 
+# Best-first search: among equal scores, expand the newest position first (depth-first on
+# plateaus) rather than the oldest.
+LIFO = True
+
+# Double Rail: the share of the budget given to the restricted best-first phase.
+RAIL_FIRST_PHASE = 0.8
+
 
 # --------------------------------------------------------------------------- foundations
 #
@@ -624,20 +631,27 @@ class _FreeCell(_Family):
 
     def score(self, st: State) -> float:
         tab, fnd, cells = st
-        s = 20.0 * sum(fnd) + 5 * (self.ncells - len(cells))
+        w = FC_WEIGHTS
+        s = w[0] * sum(fnd) + w[1] * (self.ncells - len(cells))
         fits = self.fits
+        wb, wm = w[3], w[6]
         for p in tab:
             if not p:
-                s += 15
+                s += w[2]
                 continue
+            first = 0
             for k in range(1, len(p)):
                 if not fits[p[k]][p[k - 1]]:
-                    s -= 2
+                    s -= wb
+                    if not first:
+                        first = k
+            if first:
+                s -= wm * (len(p) - first)
         for su in range(4):
             h = fnd[su]
             if h >= 26:
                 continue
-            for ahead, weight in ((0, 3), (1, 1)):
+            for ahead, weight in ((0, w[4]), (1, w[5])):
                 if h + ahead >= 26:
                     break
                 face = su * 13 + (h + ahead) % 13
@@ -650,6 +664,12 @@ class _FreeCell(_Family):
                         best = len(p) - 1 - j
                 s -= weight * best
         return s
+
+
+# Double FreeCell score weights: foundation card, free cell, empty column, break in a
+# column's order, depth of the next card a foundation needs, of the one after, cards above
+# a column's first break.
+FC_WEIGHTS = (20.0, 5.0, 15.0, 1.0, 3.0, 1.0, 1.0)
 
 
 _FAMILIES: dict[str, Callable[[GameRules], _Family]] = {
@@ -722,7 +742,7 @@ def solve(
 
     Russian: depth-first search. Double Russian and Double FreeCell: best-first search.
     Double Rail: first a best-first search over a restricted move set (it can only find
-    wins) with half the budget, then the complete depth-first search with the rest.
+    wins) with 80 % of the budget, then the complete depth-first search with the rest.
     Every complete search visits all reachable positions before saying "unwinnable"."""
     game = position.rules.id
     if game == "russian":
@@ -732,8 +752,8 @@ def solve(
     t0 = clock()
     first = best_first(
         position,
-        None if budget is None else budget / 2,
-        None if max_nodes is None else max_nodes // 2,
+        None if budget is None else budget * RAIL_FIRST_PHASE,
+        None if max_nodes is None else int(max_nodes * RAIL_FIRST_PHASE),
         restricted=True,
     )
     if first.result == WINNABLE:
@@ -828,6 +848,7 @@ def best_first(
     score = fam.score
     add = seen.add
     push = heapq.heappush
+    tie = -1 if LIFO else 1
     pop = heapq.heappop
     node_cap = max_nodes if max_nodes is not None else 1 << 62
     expanded = 0
@@ -852,7 +873,7 @@ def best_first(
             add(k)
             parents.append(node)
             steps.append([m, *done])
-            push(heap, (-score(child), -len(parents), len(parents) - 1, child))
+            push(heap, (-score(child), tie * len(parents), len(parents) - 1, child))
     if restricted:
         return Result(UNKNOWN, len(parents), clock() - t0, reason="restricted search exhausted")
     return Result(UNWINNABLE, len(parents), clock() - t0)
