@@ -812,9 +812,7 @@ def depth_first(
             continue
         add(k)
         nodes += 1
-        if not nodes & 255 and (
-            nodes >= node_cap or (deadline is not None and clock() > deadline)
-        ):
+        if not nodes & 255 and (nodes >= node_cap or (deadline is not None and clock() > deadline)):
             return Result(UNKNOWN, nodes, clock() - t0, reason="budget")
         path.append([m, *done])
         stack.append([moves_of(st), 0, st])

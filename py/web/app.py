@@ -7,7 +7,9 @@ document), each through one long-lived proxy. See docs/ui.md.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import json
 import random
 import traceback
 from typing import Any
@@ -22,6 +24,7 @@ from ..game import Game
 from ..position import IllegalMove, Move, Position
 from ..rules import GAMES
 from .board import BoardView
+from .solver_client import SolverClient, SolverUnavailable, WinnableLists
 from .store import MemoryBackend, Saved, Settings, Stats, Store
 from .text import (
     SHORT_NAMES,
@@ -29,10 +32,12 @@ from .text import (
     describe_group,
     format_hash,
     game_name,
+    hint_text,
     parse_hash,
     pile_kind,
     pile_title,
     plural,
+    verdict_text,
 )
 
 DEFAULT_GAME = "russian"
@@ -40,6 +45,10 @@ AUTO_STEP_MS = 120  # between the auto-moves that follow a move
 FINISH_TOTAL_MS = 2200  # auto-finish animation, at most
 TOAST_MS = 2800
 DRAG_THRESHOLD = 6  # pixels before a press becomes a drag (touch: 9)
+HINT_BUDGET = 2.0  # seconds of search in the worker for a hint
+VERDICT_BUDGET = 8.0  # seconds for "Was it winnable?"
+HINT_SHOW_MS = 4000  # the hinted move stays marked this long (or until the next change)
+HINT_TEXT_MS = 6500
 
 
 def _by_id(name: str) -> Any:
@@ -77,8 +86,16 @@ class App:
         self.last_touch = -1e9
         self.hint_provider: Any = None
         self.hint_cards: list[int] = []
+        self.hint_timer: Any = None
+        self.solver = SolverClient()  # the worker starts on first use (hint or stuck game)
+        self.winnable = WinnableLists()
+        self.hint_asked: Position | None = None  # a hint is being computed for this position
+        self.verdict_asked: Position | None = None  # "Was it winnable?" is being computed
+        self.verdict_step: int | None = None  # the step "Undo to before move k+1" goes back to
+        self.shown_position: Position | None = None
         self.last_tap: tuple[float, tuple[str, int | None]] | None = None
         self._proxies: list[Any] = []
+        self._tasks: set[asyncio.Future[None]] = set()
 
     # ------------------------------------------------------------------ start
 
@@ -97,6 +114,7 @@ class App:
         for name in (
             "set-automove",
             "set-fourcolor",
+            "set-winnable",
             "set-theme-system",
             "set-theme-light",
             "set-theme-dark",
@@ -125,6 +143,9 @@ class App:
             self.store.notices.insert(0, problem + f" Showing {self.describe_table()} instead.")
         self.show_notices()
         js.setInterval(self._p_tick, 1000)
+        self.enable_hint(self.ask_hint)
+        if self.settings.winnable_only:
+            self.winnable.load(self.game_id)
 
     def _proxy(self, fn: Any) -> Any:
         p = create_proxy(fn)
@@ -173,7 +194,7 @@ class App:
                 stats = self.store.load_stats(game_id)
                 stats.record_abandoned()
                 self.store.save_stats(game_id, stats)
-            number = deal if deal is not None else random.randint(1, MAX_DEAL)
+            number = deal if deal is not None else self.random_deal(game_id)
             chosen = Saved(Game.new(game_id, number, automove=self.settings.automove))
         chosen.game.automove = self.settings.automove
         self.saved = chosen
@@ -193,8 +214,45 @@ class App:
             self.announce(f"{self.describe_table()}.")
             self.show_notices()
 
+    def random_deal(self, game_id: str, avoid: int | None = None) -> int:
+        """A random deal number: with "winnable deals only", one of the game's proved-winnable
+        deals when its list is loaded (see ``new_deal``)."""
+        deals = self.winnable.get(game_id) if self.settings.winnable_only else None
+        if deals:
+            return self.winnable.pick(deals, avoid)
+        return random.randint(1, MAX_DEAL)
+
     def new_deal(self) -> None:
-        self.open_game(self.game_id, None, fresh=True)
+        game_id = self.game_id
+        if self.settings.winnable_only:
+            if not self.winnable.known(game_id):
+                self._spawn(self._new_deal_when_loaded(game_id))
+                return
+            if self.winnable.get(game_id) is None:
+                self.show_notice(
+                    f"No list of winnable {game_name(game_id)} deals comes with this version: "
+                    "this new deal may not be winnable."
+                )
+        number = self.random_deal(game_id, avoid=self.game.deal)
+        self.open_game(game_id, number, fresh=True)
+
+    async def _new_deal_when_loaded(self, game_id: str) -> None:
+        await self.winnable.load(game_id)
+        if self.game_id == game_id:
+            self.new_deal()
+
+    def _spawn(self, coroutine: Any) -> None:
+        """Run ``coroutine`` in the background; an exception is logged (never unhandled)."""
+
+        async def guarded() -> None:
+            try:
+                await coroutine
+            except Exception:
+                js.console.warn(traceback.format_exc())
+
+        task = asyncio.ensure_future(guarded())
+        self._tasks.add(task)  # a reference until it is done (tasks are weakly held)
+        task.add_done_callback(self._tasks.discard)
 
     def restart(self) -> None:
         self.cancel_drag()
@@ -421,10 +479,15 @@ class App:
         el = self.board_el
         el.dataset.game = game.game_id
         el.dataset.deal = "" if game.deal is None else str(game.deal)
+        if position is not self.shown_position:
+            self.shown_position = position
+            self.position_changed()
         if el.dataset.status != status:
             el.dataset.status = status
             if stuck:
                 self.announce("No moves left: this deal is stuck. Undo, restart or deal again.")
+                self.reset_verdict()
+                self.solver.start()  # boot the worker now: "Was it winnable?" is likely next
         _by_id("stuck").hidden = not stuck
         self.finish_moves = None if won else position.auto_finish()
         _by_id("btn-finish").hidden = self.finish_moves is None
@@ -753,6 +816,10 @@ class App:
             return
         if in_dialog or typing or ctrl or ev.altKey:
             return
+        if key in ("h", "H") and not ev.repeat:
+            ev.preventDefault()
+            self.on_hint()
+            return
         inside = bool(self.board_el.contains(target))
         if not inside:
             return
@@ -877,6 +944,8 @@ class App:
             "close-dialog": lambda: None,
             "reset-stats": self.reset_stats,
             "hint": self.on_hint,
+            "was-winnable": self.ask_verdict,
+            "undo-to": self.undo_to_verdict,
             "rules-of": lambda: self.show_rules_of(str(button.getAttribute("data-game"))),
         }.get(action)
         if handler is not None:
@@ -889,6 +958,14 @@ class App:
     def on_game_select(self, ev: Any) -> None:
         game_id = str(ev.target.value)
         if game_id in GAMES and game_id != self.game_id:
+            if self.settings.winnable_only and not self.winnable.known(game_id):
+                self._spawn(self._open_when_loaded(game_id))
+                return
+            self.open_game(game_id, None)
+
+    async def _open_when_loaded(self, game_id: str) -> None:
+        await self.winnable.load(game_id)
+        if self.game_id != game_id:
             self.open_game(game_id, None)
 
     def show_deal_dialog(self) -> None:
@@ -922,6 +999,7 @@ class App:
         s = self.settings
         _by_id("set-automove").checked = s.automove
         _by_id("set-fourcolor").checked = s.four_color
+        _by_id("set-winnable").checked = s.winnable_only
         _by_id(f"set-theme-{s.theme}").checked = True
         _by_id("dlg-settings").showModal()
 
@@ -929,6 +1007,9 @@ class App:
         s = self.settings
         s.automove = bool(_by_id("set-automove").checked)
         s.four_color = bool(_by_id("set-fourcolor").checked)
+        s.winnable_only = bool(_by_id("set-winnable").checked)
+        if s.winnable_only:
+            self.winnable.load(self.game_id)  # fetched now, so that "New deal" is instant
         for theme in ("system", "light", "dark"):
             if _by_id(f"set-theme-{theme}").checked:
                 s.theme = theme
@@ -1015,11 +1096,12 @@ class App:
         )
         _by_id("dlg-won").showModal()
 
-    # ------------------------------------------------------------------ hints (for the solver)
+    # ------------------------------------------------------------------ hints (the solver)
 
     def enable_hint(self, provider: Any) -> None:
         """Show the Hint button; a click calls ``provider()`` (which may start work in the
-        solver worker and later call ``show_hint``). ``None`` hides the button again."""
+        solver worker and later call ``show_hint``). ``None`` hides the button again.
+        ``start()`` enables it with ``ask_hint`` (the worker in ``solver_client``)."""
         self.hint_provider = provider
         button = _by_id("btn-hint")
         button.hidden = provider is None
@@ -1027,9 +1109,86 @@ class App:
 
     def on_hint(self) -> None:
         if self.hint_provider is not None:
+            self.cancel_drag()
             self.flush()
             self.clear_selection()
             self.hint_provider()
+
+    def ask_hint(self) -> None:
+        """Ask the worker for the next move of a winning line from the table's position; the
+        board stays playable meanwhile, and a move made before the answer makes it stale."""
+        position = self.game.position
+        if position.is_won():
+            return
+        if not position.legal_moves():  # stuck: nothing to search
+            self.hint_answer("lost", None)
+            return
+        if self.hint_asked == position:
+            return  # already thinking about this very position
+        self.clear_hint()
+        self.hint_asked = position
+        self.set_hint_state("thinking")
+        if not self.solver.ready:
+            self.toast("Starting the solver (only the first time)…", info=True, ms=HINT_TEXT_MS)
+        self._spawn(self._hint(position))
+
+    async def _hint(self, position: Position) -> None:
+        try:
+            answer = await self.solver.call(
+                "hint", json.dumps(position.to_json()), HINT_BUDGET, budget=HINT_BUDGET
+            )
+        except SolverUnavailable as error:
+            answer = {"error": f"the solver could not start ({error})"}
+        if self.hint_asked is not position:
+            return  # the player moved (or asked again elsewhere): a stale answer
+        self.hint_asked = None
+        if position != self.game.position:
+            self.set_hint_state("")
+            return
+        problem = answer.get("error")
+        if problem:
+            self.set_hint_state("error")
+            self.toast(f"No hint: {problem}.")
+            return
+        kind = str(answer.get("kind"))
+        move = None
+        text = answer.get("move")
+        if isinstance(text, str):
+            try:
+                move = Move.parse(text)
+            except ValueError:
+                move = None
+        self.hint_answer(kind, move)
+
+    def hint_answer(self, kind: str, move: Move | None) -> None:
+        """Show an answer of the worker's ``hint`` (``kind``: winning | heuristic | lost)."""
+        if kind not in ("winning", "heuristic", "lost") or (kind != "lost" and move is None):
+            self.set_hint_state("")
+            self.show_hint(None)
+            return
+        self.set_hint_state(kind, move)
+        if move is None:
+            self.toast(hint_text("lost", "", self.game_id), info=True, ms=HINT_TEXT_MS)
+            return
+        self.show_hint(move, hint_text(kind, self.describe_move(move), self.game_id))
+
+    def set_hint_state(self, state: str, move: Move | None = None) -> None:
+        """``#btn-hint``: busy while thinking; ``data-hint`` (thinking, winning, heuristic,
+        lost, error or empty) and ``data-hint-move`` say the last answer (for tests)."""
+        button = _by_id("btn-hint")
+        busy = state == "thinking"
+        button.classList.toggle("busy", busy)
+        button.setAttribute("aria-busy", "true" if busy else "false")
+        button.querySelector(".label").textContent = "Thinking…" if busy else "Hint"
+        button.title = "Thinking… (you can keep playing)" if busy else "Hint (H)"
+        button.dataset.hint = state
+        button.dataset.hintMove = "" if move is None else str(move)
+
+    def describe_move(self, move: Move) -> str:
+        if move.source == "stock":
+            return "deal a card from the stock"
+        cards = tuple(self.game.position.pile(move.source)[-move.count :])
+        return f"move {describe_group(cards)} to {pile_title(move.target).lower()}"
 
     def show_hint(self, move: Move | None, text: str = "") -> None:
         """Point at ``move`` (its cards and its target pile) for a moment; ``None`` says that
@@ -1040,28 +1199,121 @@ class App:
         position = self.game.position
         if position.why_illegal(move) is not None:
             return
-        cards = list(position.pile(move.source)[-move.count :]) if move.source != "stock" else []
+        self.clear_hint()
+        if move.source == "stock":
+            cards = list(position.stock[-1:])
+        else:
+            cards = list(position.pile(move.source)[-move.count :])
         self.view.set_selected([])
         for c in cards:
             self.view.card_els[c].classList.add("hint")
         self.view.set_targets({move.target})
         self.hint_cards = cards
-        js.setTimeout(self._p_unhint, 1600)
-        what = (
-            "deal a card from the stock"
-            if move.source == "stock"
-            else (f"move {describe_group(tuple(cards))} to {pile_title(move.target).lower()}")
-        )
-        self.announce(text or f"Hint: {what}.")
+        self.hint_timer = js.setTimeout(self._p_unhint, HINT_SHOW_MS)
+        text = text or f"Hint: {self.describe_move(move)}."
+        self.toast(text, info=True, ms=HINT_TEXT_MS)
 
     def clear_hint(self, *args: Any) -> None:
+        if self.hint_timer is not None:
+            js.clearTimeout(self.hint_timer)
+            self.hint_timer = None
+        if not self.hint_cards:
+            return
         for c in self.hint_cards:
             el = self.view.card_els.get(c)
             if el is not None:
                 el.classList.remove("hint")
         self.hint_cards = []
-        if self.selection is None:
+        if self.selection is None and self.drag is None:
             self.view.set_targets(set())
+
+    def position_changed(self) -> None:
+        """The table shows another position: hints and pending answers about the old one go."""
+        self.clear_hint()
+        if self.hint_asked is not None:
+            self.hint_asked = None  # its answer will be ignored
+            self.set_hint_state("")
+        elif _by_id("btn-hint").dataset.hint:
+            self.set_hint_state("")
+        if self.verdict_asked is not None:
+            self.verdict_asked = None
+
+    # ------------------------------------------------------------------ was it winnable?
+
+    def reset_verdict(self) -> None:
+        self.verdict_asked = None
+        self.verdict_step = None
+        verdict = _by_id("stuck-verdict")
+        verdict.hidden = True
+        verdict.textContent = ""
+        verdict.classList.remove("busy")
+        banner = _by_id("stuck")
+        banner.dataset.verdict = ""
+        ask = _by_id("btn-was-winnable")
+        ask.hidden = False
+        ask.disabled = False
+        _by_id("btn-undo-to").hidden = True
+
+    def ask_verdict(self) -> None:
+        """The stuck banner's "Was it winnable?": ask the worker about the deal from its start
+        and the player's history (``hints.was_winnable``)."""
+        position = self.game.position
+        if self.verdict_asked is position:
+            return
+        self.reset_verdict()
+        self.verdict_asked = position
+        verdict = _by_id("stuck-verdict")
+        verdict.hidden = False
+        verdict.classList.add("busy")
+        seconds = int(VERDICT_BUDGET + 2)
+        verdict.textContent = f"Thinking… (up to {seconds} seconds)"
+        _by_id("btn-was-winnable").disabled = True
+        _by_id("stuck").dataset.verdict = "thinking"
+        self.announce("Checking whether this deal was winnable…")
+        self._spawn(self._verdict(position, json.dumps(self.game.to_json())))
+
+    async def _verdict(self, position: Position, game_json: str) -> None:
+        try:
+            answer = await self.solver.call(
+                "was_winnable", game_json, VERDICT_BUDGET, budget=VERDICT_BUDGET
+            )
+        except SolverUnavailable as error:
+            answer = {"error": f"it could not start ({error})"}
+        if self.verdict_asked is not position or self.game.position is not position:
+            return  # the table changed meanwhile
+        self.verdict_asked = None
+        text, step = verdict_text(answer, self.game_id)
+        verdict = _by_id("stuck-verdict")
+        verdict.classList.remove("busy")
+        verdict.textContent = text
+        banner = _by_id("stuck")
+        banner.dataset.verdict = "error" if answer.get("error") else str(answer.get("from_start"))
+        banner.dataset.lastWinnable = "" if step is None else str(step)
+        _by_id("btn-was-winnable").hidden = True
+        if step is not None and step < self.game.move_count:
+            self.verdict_step = step
+            undo_to = _by_id("btn-undo-to")
+            undo_to.textContent = f"Undo to before move {step + 1}"
+            undo_to.hidden = False
+        self.announce(text)
+
+    def undo_to_verdict(self) -> None:
+        """Take back every step after the last position from which a win was proved."""
+        step = self.verdict_step
+        if step is None or step >= self.game.move_count:
+            return
+        self.cancel_drag()
+        self.flush()
+        self.clear_selection()
+        while self.game.move_count > step:
+            self.game.undo()
+        self.view.render(self.game.position)
+        self.persist()
+        self.update_status()
+        self.announce(
+            f"Back to before move {step + 1}. A win is still possible from here; "
+            "Hint (H) shows the way."
+        )
 
     # ------------------------------------------------------------------ messages
 
@@ -1070,14 +1322,17 @@ class App:
         self.live_flip = not self.live_flip
         _by_id("live").textContent = text + ("\u00a0" if self.live_flip else "")
 
-    def toast(self, text: str) -> None:
+    def toast(self, text: str, info: bool = False, ms: int = TOAST_MS) -> None:
+        """A short message over the table: a warning (why a move is refused), or with
+        ``info`` a neutral one (hints)."""
         el = _by_id("toast")
         el.textContent = text
+        el.classList.toggle("info", info)
         el.classList.add("show")
         self.announce(text)
         if self.toast_timer is not None:
             js.clearTimeout(self.toast_timer)
-        self.toast_timer = js.setTimeout(self._p_toast, TOAST_MS)
+        self.toast_timer = js.setTimeout(self._p_toast, ms)
 
     def hide_toast(self, *args: Any) -> None:
         self.toast_timer = None

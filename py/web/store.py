@@ -4,7 +4,7 @@ methods: ``getItem``, ``setItem``, ``removeItem``).
 Keys (all JSON):
 
 - ``solitaire.settings``: ``{"automove": bool, "fourColor": bool,
-  "theme": "system"|"light"|"dark"}``
+  "theme": "system"|"light"|"dark", "winnableOnly": bool}``
 - ``solitaire.last``: ``{"game": id}``, the game shown last
 - ``solitaire.game.<id>``: ``{"v": 1, "save": <Game.to_json()>, "counted": bool,
   "recorded": bool}``; ``counted``: this deal already counts as played; ``recorded``: its win
@@ -23,6 +23,7 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
+from ..deal import MAX_DEAL
 from ..game import Game, SaveError
 from ..rules import GAMES
 
@@ -57,9 +58,15 @@ class Settings:
     automove: bool = True
     four_color: bool = False
     theme: str = "system"
+    winnable_only: bool = False  # "New deal" draws among deals proved winnable
 
     def to_json(self) -> dict[str, Any]:
-        return {"automove": self.automove, "fourColor": self.four_color, "theme": self.theme}
+        return {
+            "automove": self.automove,
+            "fourColor": self.four_color,
+            "theme": self.theme,
+            "winnableOnly": self.winnable_only,
+        }
 
     @classmethod
     def from_json(cls, doc: Any) -> Settings:
@@ -69,10 +76,25 @@ class Settings:
         automove = doc.get("automove", True)
         four = doc.get("fourColor", False)
         theme = doc.get("theme", "system")
-        if not isinstance(automove, bool) or not isinstance(four, bool) or theme not in THEMES:
+        winnable = doc.get("winnableOnly", False)
+        if (
+            not isinstance(automove, bool)
+            or not isinstance(four, bool)
+            or theme not in THEMES
+            or not isinstance(winnable, bool)
+        ):
             raise ValueError("unexpected values")
-        s.automove, s.four_color, s.theme = automove, four, theme
+        s.automove, s.four_color, s.theme, s.winnable_only = automove, four, theme, winnable
         return s
+
+
+def valid_deals(doc: Any) -> list[int] | None:
+    """A shipped ``web/winnable/GAME.json`` document: its deal numbers if it is a list of deal
+    numbers (anything else in it is skipped), None if it holds none."""
+    if not isinstance(doc, list):
+        return None
+    out = [d for d in doc if isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= MAX_DEAL]
+    return out or None
 
 
 @dataclass

@@ -127,3 +127,61 @@ def format_hash(game_id: str, deal: int | None) -> str:
 
 def game_name(game_id: str) -> str:
     return GAMES[game_id].name
+
+
+# ----------------------------------------------------------------------------- the solver's words
+
+#: What the solver knows that the player does not ("thoughtful" solitaire), per game.
+SOLVER_SEES = {
+    "russian": "The solver sees the face-down cards.",
+    "double-russian": "The solver sees the face-down cards.",
+    "double-rail": "The solver sees the order of the stock.",
+    "double-freecell": "Every card is face up here; the solver sees what you see.",
+}
+
+LOST_TEXT = "No winning line from here — undo or restart."
+
+
+def hint_text(kind: str, what: str, game_id: str) -> str:
+    """The sentence shown with a hint. ``kind`` is the worker's ``"winning"`` (the first move
+    of a winning line), ``"heuristic"`` (no win found in time: the best-looking move) or
+    ``"lost"`` (proved lost); ``what`` says the move ("move the 7♠ to tableau pile 3")."""
+    sees = SOLVER_SEES.get(game_id, "")
+    if kind == "lost":
+        return f"{LOST_TEXT} {sees}".strip()
+    if kind == "heuristic":
+        return (
+            f"Hint (not proved): {what}. No sure win was found in time; "
+            f"this move looks best. {sees}"
+        ).strip()
+    return f"Hint: {what}. It leads to a win. {sees}".strip()
+
+
+def verdict_text(answer: dict[str, object], game_id: str) -> tuple[str, int | None]:
+    """The stuck banner's answer to "Was it winnable?" from the worker's ``was_winnable``
+    document; returns the sentence and the step to offer to undo back to (or None).
+
+    ``last_winnable_step`` k is the number of moves played at the last position from which a
+    win was proved, so "you could still have won before move k + 1"."""
+    sees = SOLVER_SEES.get(game_id, "")
+    error = answer.get("error")
+    if error:
+        return f"The solver failed: {error}", None
+    start = answer.get("from_start")
+    k = answer.get("last_winnable_step")
+    j = answer.get("first_lost_step")
+    if isinstance(k, int) and not isinstance(k, bool):
+        exact = bool(answer.get("exact"))
+        if k == 0 and exact:
+            text = "This deal was winnable, but not after your first move."
+        else:
+            text = f"This deal was winnable. You could still have won before move {k + 1}."
+            if not exact and isinstance(j, int) and not isinstance(j, bool) and j > k + 1:
+                text += f" (It was lost by move {j}; the moves between were not all checked.)"
+        return f"{text} {sees}".strip(), k
+    if start == "unwinnable":
+        return f"This deal could not be won, whatever you played. {sees}".strip(), None
+    text = "The solver could not decide in time whether this deal could be won."
+    if isinstance(j, int) and not isinstance(j, bool) and j > 0:
+        text += f" It was lost by move {j} at the latest."
+    return text, None

@@ -3,9 +3,12 @@
 
    A snapshot is the interpreter's memory right after start-up (no code of ours in it). It cannot
    be taken from the page's own interpreter (an interpreter started with _makeSnapshot cannot
-   touch the DOM), so after the first visit's boot a module worker starts a second interpreter,
-   snapshots it and stores it in Cache Storage, keyed by the Pyodide version; a snapshot of
-   another Pyodide build is refused by Pyodide, deleted, and the page boots normally. */
+   touch the DOM), so once the page is ready and the service worker controls it, a module worker
+   (pyodide-snapshot-worker.mjs) starts a second interpreter, snapshots it and stores it in
+   Cache Storage, keyed by the Pyodide version. Restoring takes ~0.3 s instead of ~4 s of
+   start-up. A snapshot that cannot be restored (another Pyodide build) is deleted and the page
+   boots normally. <html data-snapshot="saved|failed"> tells tests and benchmarks. Measured in
+   bench/bench_boot_options.py; see docs/performance.md. */
 import * as pyodide from "../vendor/pyodide/pyodide.mjs";
 
 export const version = pyodide.version;
@@ -21,17 +24,25 @@ async function openCache() {
   }
 }
 
-function whenReady(fn) {
+/* Runs fn once the page is ready and a service worker controls it: the site is then cached for
+   offline play and the visitor is likely to come back. Never without a service worker (e.g.
+   ?nosw, or the e2e tests, which block workers), so no test pays for a second interpreter. */
+function whenReadyAndControlled(fn) {
+  const sw = navigator.serviceWorker;
+  if (!sw) return;
   const root = document.documentElement;
-  const go = () => setTimeout(fn, 500);
-  if (root.dataset.app === "ready") return go();
-  const observer = new MutationObserver(() => {
-    if (root.dataset.app === "ready") {
-      observer.disconnect();
-      go();
-    }
-  });
+  let done = false;
+  const observer = new MutationObserver(() => check());
+  function check() {
+    if (done || root.dataset.app !== "ready" || !sw.controller) return;
+    done = true;
+    observer.disconnect();
+    sw.removeEventListener("controllerchange", check);
+    setTimeout(fn, 500);
+  }
   observer.observe(root, { attributes: true, attributeFilter: ["data-app"] });
+  sw.addEventListener("controllerchange", check);
+  check();
 }
 
 export async function loadPyodide(options = {}) {
@@ -52,7 +63,7 @@ export async function loadPyodide(options = {}) {
   }
   const py = await pyodide.loadPyodide(config);
   if (cache && typeof Worker === "function" && typeof document === "object") {
-    whenReady(() => {
+    whenReadyAndControlled(() => {
       const worker = new Worker(new URL("./pyodide-snapshot-worker.mjs", import.meta.url), {
         type: "module",
       });
