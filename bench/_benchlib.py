@@ -189,6 +189,31 @@ class Boot:
     warm_marks: dict[str, float]
     requests: list[str] = field(default_factory=list)  # URLs of the cold boot, in order
     errors: list[str] = field(default_factory=list)  # console errors and uncaught exceptions
+    # main-thread task time of the renderer during the boot (CDP Performance.TaskDuration):
+    # the work done, much less sensitive than wall time to other processes competing for CPU
+    cold_task_ms: float = float("nan")
+    warm_task_ms: float | None = None
+
+
+def _open_timed(
+    ctx: BrowserContext, path: str, requests: list[str] | None = None
+) -> tuple[Page, dict[str, float], float]:
+    """Open ``path`` in a new tab (recording its requests' URLs into ``requests``); wait for
+    ready; return the page, its marks and the main thread's task time until then."""
+    page = ctx.new_page()
+    if requests is not None:
+        page.on("request", lambda r: requests.append(r.url))
+    cdp = ctx.new_cdp_session(page)
+    cdp.send("Performance.enable", {"timeDomain": "threadTicks"})
+
+    def task_ms() -> float:
+        metrics = cdp.send("Performance.getMetrics")["metrics"]
+        return 1000 * next(m["value"] for m in metrics if m["name"] == "TaskDuration")
+
+    before = task_ms()
+    page.goto(path, wait_until="commit")
+    marks = wait_ready(page)
+    return page, marks, task_ms() - before
 
 
 def measure_boot(
@@ -209,15 +234,14 @@ def measure_boot(
     errors: list[str] = []
     ctx.on("console", lambda m: errors.append(m.text[:300]) if m.type == "error" else None)
     ctx.on("weberror", lambda e: errors.append(str(e.error)[:300]))
+    requests: list[str] = []
     try:
-        page = ctx.new_page()
-        requests: list[str] = []
-        page.on("request", lambda r: requests.append(r.url))
-        page.goto(path, wait_until="commit")
-        marks = wait_ready(page)
+        page, marks, cold_task = _open_timed(ctx, path, requests)
+        requests = list(requests)  # those made until ready, not the later ones
         cold = marks["app:ready"]
         warm_ms = None
         warm_marks: dict[str, float] = {}
+        warm_task = None
         if warm:
             if service_worker:
                 page.wait_for_function(
@@ -226,13 +250,11 @@ def measure_boot(
             if warm_ready_js:
                 page.wait_for_function(warm_ready_js, timeout=BOOT_TIMEOUT_MS)
             page.close()
-            page = ctx.new_page()
-            page.goto(path, wait_until="commit")
-            warm_marks = wait_ready(page)
+            page, warm_marks, warm_task = _open_timed(ctx, path)
             warm_ms = warm_marks["app:ready"]
             if check_warm is not None:
                 check_warm(page)
-        return Boot(cold, warm_ms, marks, warm_marks, requests, errors)
+        return Boot(cold, warm_ms, marks, warm_marks, requests, errors, cold_task, warm_task)
     finally:
         ctx.close()
 

@@ -75,6 +75,10 @@ def bench_boot(browser: Any, url: str, runs: int) -> tuple[dict[str, Any], list[
         "real_warm": [b.warm_ms for b in real],
         "bare_cold": [b.cold_ms for b in bare],
         "bare_warm": [b.warm_ms for b in bare],
+        "real_cold_task": [b.cold_task_ms for b in real],
+        "real_warm_task": [b.warm_task_ms for b in real],
+        "bare_cold_task": [b.cold_task_ms for b in bare],
+        "bare_warm_task": [b.warm_task_ms for b in bare],
         "real_cold_phases": phases(real, "marks"),
         "real_warm_phases": phases(real, "warm_marks"),
     }
@@ -91,21 +95,77 @@ def report_boot(r: dict[str, Any]) -> tuple[str, list[tuple[str, bool, str]]]:
     def spread(xs: list[float]) -> str:
         return f"{min(xs):,.0f}–{max(xs):,.0f}"
 
+    def task(key: str) -> str:
+        return lib.fmt_ms(lib.median(r[key]))
+
+    cold_task_ratio = lib.median(
+        [a / b for a, b in zip(r["real_cold_task"], r["bare_cold_task"], strict=True)]
+    )
+    warm_task_ratio = lib.median(
+        [w / c for w, c in zip(r["real_warm_task"], r["real_cold_task"], strict=True)]
+    )
     rows = [
-        ["cold: real page (./#russian/1)", lib.fmt_ms(rc), spread(r["real_cold"]), ""],
-        ["cold: bare Pyodide page", lib.fmt_ms(bc), spread(r["bare_cold"]), ""],
-        ["cold: real / bare", "", "", f"{cold_ratio:.2f}x (target <= 1.10x)"],
-        ["warm: real page, service worker", lib.fmt_ms(rw), spread(r["real_warm"]), ""],
-        ["warm: bare page, HTTP cache", lib.fmt_ms(bw), spread(r["bare_warm"]), ""],
-        ["warm / cold, real page", "", "", f"{warm_ratio:.2f}x (target <= 0.60x)"],
+        [
+            "cold: real page (./#russian/1)",
+            lib.fmt_ms(rc),
+            spread(r["real_cold"]),
+            task("real_cold_task"),
+            "",
+        ],
+        [
+            "cold: bare Pyodide page",
+            lib.fmt_ms(bc),
+            spread(r["bare_cold"]),
+            task("bare_cold_task"),
+            "",
+        ],
+        [
+            "cold: real / bare",
+            "",
+            "",
+            "",
+            f"{cold_ratio:.2f}x wall, {cold_task_ratio:.2f}x task (target <= 1.10x)",
+        ],
+        [
+            "warm: real page, service worker",
+            lib.fmt_ms(rw),
+            spread(r["real_warm"]),
+            task("real_warm_task"),
+            "",
+        ],
+        [
+            "warm: bare page, HTTP cache",
+            lib.fmt_ms(bw),
+            spread(r["bare_warm"]),
+            task("bare_warm_task"),
+            "",
+        ],
+        [
+            "warm / cold, real page",
+            "",
+            "",
+            "",
+            f"{warm_ratio:.2f}x wall, {warm_task_ratio:.2f}x task (target <= 0.60x)",
+        ],
     ]
     for label, key in (("cold", "real_cold_phases"), ("warm", "real_warm_phases")):
         for phase, ms in r[key].items():
-            rows.append([f"  {label} real, {phase}", lib.fmt_ms(ms), "", ""])
-    text = lib.table(rows, ["boot (nav start -> data-app=ready)", "median", "range", "ratio"])
+            rows.append([f"  {label} real, {phase}", lib.fmt_ms(ms), "", "", ""])
+    text = lib.table(
+        rows,
+        ["boot (nav start -> data-app=ready)", "median", "range", "main-thread task", "ratio"],
+    )
     verdicts = [
-        ("cold boot real <= 1.10x bare", cold_ratio <= 1.10, f"{cold_ratio:.2f}x"),
-        ("warm boot <= 0.60x cold", warm_ratio <= 0.60, f"{warm_ratio:.2f}x"),
+        (
+            "cold boot real <= 1.10x bare (wall clock)",
+            cold_ratio <= 1.10,
+            f"{cold_ratio:.2f}x (main-thread task time: {cold_task_ratio:.2f}x)",
+        ),
+        (
+            "warm boot <= 0.60x cold (wall clock)",
+            warm_ratio <= 0.60,
+            f"{warm_ratio:.2f}x (main-thread task time: {warm_task_ratio:.2f}x)",
+        ),
     ]
     return text, verdicts
 

@@ -61,9 +61,11 @@ class SolverClient:
 
     async def _start(self) -> Any:
         t0 = float(js.performance.now())
+        root = document.documentElement
+        root.dataset.solver = "starting"  # html[data-solver]: starting | ready | failed
         from pyscript import workers
 
-        if document.querySelector(f'script[worker][name="{WORKER_NAME}"]') is None:
+        if not document.querySelector(f'script[worker][name="{WORKER_NAME}"]'):  # JS null
             script = document.createElement("script")
             script.type = "py"
             script.setAttribute("worker", "")
@@ -76,12 +78,16 @@ class SolverClient:
             answer = json.loads(str(await asyncio.wait_for(_awaitable(worker.ping()), 30)))
         except Exception as error:
             self.failed = f"{type(error).__name__}: {error}"
+            root.dataset.solver = "failed"
             raise SolverUnavailable(self.failed) from error
         if answer != "ready":
             self.failed = f"unexpected answer {answer!r}"
+            root.dataset.solver = "failed"
             raise SolverUnavailable(self.failed)
         self.worker = worker
         self.boot_ms = float(js.performance.now()) - t0
+        root.dataset.solver = "ready"
+        root.dataset.solverBootMs = str(round(self.boot_ms))
         return worker
 
     async def call(self, name: str, *args: Any, budget: float = 10.0) -> dict[str, Any]:

@@ -1,0 +1,214 @@
+"""The solver on the page: Hint (in a PyScript worker, started on first use), "Winnable deals
+only", and "Was it winnable?" on a stuck game. The worker runs without SharedArrayBuffer (the
+test server, like GitHub Pages, is not cross-origin isolated); every answer is checked
+against the solver in CPython."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from harness import ROOT, open_game
+from playwright.sync_api import Page, expect
+from ui_helpers import (
+    KEY_SETTINGS,
+    board,
+    click_card,
+    click_pile,
+    game_key,
+    saved_doc,
+    seed_storage,
+    storage,
+    wait_table,
+)
+
+from solitaire import Game, Move, Position, card_name
+from solitaire.hints import hint, was_winnable
+from solitaire.solver import WINNABLE, solve
+from solitaire.web.store import MemoryBackend, Store
+
+RANKS = "A23456789TJQK"
+ANSWERED = """() => ['winning', 'heuristic', 'lost', 'error']
+                      .includes(document.getElementById('btn-hint').dataset.hint)"""
+#: A first hint boots the worker's own Pyodide (a few seconds; more on a loaded machine).
+SOLVER_TIMEOUT_MS = 60_000
+
+#: Russian deal 22 (proved winnable) played by a random player until stuck: the win was lost
+#: at the fifth move (found with the CPython solver; the test checks it again).
+STUCK_DEAL = 22
+STUCK_MOVES = [
+    "4:tableau-6>tableau-5",
+    "3:tableau-5>tableau-2",
+    "4:tableau-3>tableau-0",
+    "5:tableau-0>tableau-3",
+    "tableau-3>tableau-0",
+    "tableau-3>tableau-4",
+    "2:tableau-4>tableau-3",
+    "3:tableau-3>tableau-5",
+    "3:tableau-3>tableau-2",
+    "tableau-6>tableau-3",
+    "tableau-6>tableau-3",
+    "3:tableau-4>tableau-2",
+    "9:tableau-5>tableau-4",
+    "tableau-6>tableau-5",
+    "7:tableau-2>tableau-6",
+    "4:tableau-1>tableau-3",
+    "tableau-2>tableau-1",
+]
+
+
+def hinted(page: Page) -> tuple[dict[str, str], list[str], list[str]]:
+    """The hint button's state, the cards marked as the hint, and the piles marked target."""
+    state = page.evaluate("({...document.getElementById('btn-hint').dataset})")
+    cards = page.evaluate(
+        "[...document.querySelectorAll('#board .card.hint')].map(c => c.dataset.card || 'down')"
+    )
+    piles = page.evaluate(
+        "[...document.querySelectorAll('#board .pile.target')].map(p => p.dataset.pile)"
+    )
+    return state, cards, piles
+
+
+def play_by_click(page: Page, game: Game, move: Move) -> None:
+    n = len(game.position.pile(move.source))
+    click_card(page, move.source, n - move.count)
+    click_pile(page, move.target)
+    game.play(move)
+    wait_table(page, game.position)
+
+
+def test_hint_marks_a_winning_move_and_playing_it_keeps_the_deal_winnable(page: Page) -> None:
+    open_game(page, "double-russian", 2)
+    game = Game.new("double-russian", 2)
+    assert page.evaluate("document.documentElement.dataset.solver") is None  # not at start
+    hint_button = page.locator("#btn-hint")
+    expect(hint_button).to_be_visible()
+
+    # Ask, then move before the answer: the board stays playable, the stale answer is dropped.
+    first = Move.parse(hint(game.position, 5.0)["move"])
+    page.keyboard.press("h")
+    expect(hint_button).to_have_attribute("data-hint", "thinking")
+    play_by_click(page, game, first)
+    expect(hint_button).to_have_attribute("data-hint", "")
+    page.wait_for_function(
+        "document.documentElement.dataset.solver === 'ready'", timeout=SOLVER_TIMEOUT_MS
+    )
+    page.wait_for_timeout(300)
+    assert hinted(page) == ({"action": "hint", "hint": "", "hintMove": ""}, [], [])
+
+    # Ask again: the next move of a winning line is marked on the board.
+    started = time.monotonic()
+    hint_button.click()
+    page.wait_for_function(ANSWERED, timeout=SOLVER_TIMEOUT_MS)
+    seconds = time.monotonic() - started
+    state, cards, piles = hinted(page)
+    assert state["hint"] == "winning", state
+    move = Move.parse(state["hintMove"])
+    assert game.position.why_illegal(move) is None
+    want = game.position.pile(move.source)[-move.count :]
+    assert cards == [card_name(c) for c in want]
+    assert piles == [move.target]
+    expect(page.locator("#toast")).to_contain_text("It leads to a win")
+    expect(page.locator("#toast")).to_contain_text("sees the face-down cards")
+    print(f"hint answered in {seconds:.2f} s")
+
+    play_by_click(page, game, move)
+    assert solve(game.position, budget=20).result == WINNABLE
+    assert hinted(page)[1] == []  # the marks go with the move
+
+
+def lost_double_russian() -> Game:
+    """Double Russian with moves left but no win: an Ace of spades lies face down under the 2,
+    and only the King of hearts can move."""
+    full = [[r + s for r in RANKS] for s in "SHDDCC"]
+    doc = {
+        "format": 1,
+        "game": "double-russian",
+        "deal": 7,
+        "tableau": [
+            {"down": ["AS", *(r + "S" for r in RANKS[2:])], "up": ["2S"]},
+            {"up": ["KH"]},
+            *[{"up": []}] * 8,
+        ],
+        "foundations": [[], [r + "H" for r in RANKS[:-1]], *full],
+    }
+    return Game(Position.from_json(doc))
+
+
+def test_winnable_deals_only_setting(page: Page) -> None:
+    winnable = set(json.loads((ROOT / "web/winnable/russian.json").read_text("utf-8")))
+    open_game(page, "russian", 2)
+    page.locator("#btn-menu").click()
+    page.locator("#menu [data-action=settings]").click()
+    setting = page.locator("#set-winnable")
+    expect(setting).not_to_be_checked()  # off by default
+    setting.check()
+    page.locator("#dlg-settings button[type=submit]").click()
+    assert storage(page, KEY_SETTINGS)["winnableOnly"] is True
+    seen = set()
+    for _ in range(3):
+        before = board(page)["deal"]
+        page.locator("#btn-new").click()
+        page.wait_for_function(f"document.getElementById('board').dataset.deal !== '{before}'")
+        deal = int(board(page)["deal"])
+        assert deal in winnable
+        seen.add(deal)
+    assert len(seen) > 1
+    # a deal chosen by number may be any deal (Russian 2 is lost)
+    page.locator("#btn-menu").click()
+    page.locator("#menu [data-action=deal]").click()
+    page.locator("#deal-input").fill("2")
+    page.locator("#dlg-deal button[type=submit]").click()
+    expect(page.locator("#board")).to_have_attribute("data-deal", "2")
+    assert 2 not in winnable
+    # persisted with the other settings (read back by the store, as at the next visit)
+    settings = Store(MemoryBackend({"solitaire.settings": json.dumps(storage(page, KEY_SETTINGS))}))
+    assert settings.load_settings().winnable_only is True
+
+
+def test_was_it_winnable_on_a_stuck_game_and_hint_on_a_lost_position(page: Page) -> None:
+    game = Game.new("russian", STUCK_DEAL)
+    for text in STUCK_MOVES:
+        game.play(Move.parse(text))
+    assert game.position.is_stuck()
+    expected = was_winnable(game.to_json(), 20)
+    k = expected["last_winnable_step"]
+    assert expected["from_start"] == WINNABLE
+    assert expected["exact"]
+    assert k is not None
+    lost = lost_double_russian()
+    assert hint(lost.position, 5.0)["kind"] == "lost"
+    seed_storage(
+        page,
+        {
+            game_key("russian"): saved_doc(game, counted=True),
+            game_key("double-russian"): saved_doc(lost),
+        },
+    )
+
+    # The stuck banner asks the worker about the deal and the player's history.
+    open_game(page, "russian", STUCK_DEAL)
+    banner = page.locator("#stuck")
+    expect(banner).to_be_visible()
+    banner.get_by_role("button", name="Was it winnable?").click()
+    expect(banner).to_have_attribute("data-verdict", "winnable", timeout=SOLVER_TIMEOUT_MS)
+    expect(banner).to_contain_text(
+        f"This deal was winnable. You could still have won before move {k + 1}."
+    )
+    banner.get_by_role("button", name=f"Undo to before move {k + 1}").click()
+    while game.move_count > k:
+        game.undo()
+    wait_table(page, game.position)
+    assert board(page)["status"] == "playing"
+    expect(page.locator("#st-moves")).to_have_text(str(k))
+    expect(banner).to_be_hidden()
+    assert solve(game.position, budget=20).result == WINNABLE
+
+    # A hand-built position that still has moves but is proved lost: the hint says so.
+    page.locator("#game-select").select_option("double-russian")
+    expect(page.locator("#board")).to_have_attribute("data-game", "double-russian")
+    assert board(page)["status"] == "playing"
+    page.locator("#btn-hint").click()
+    page.wait_for_function(ANSWERED, timeout=SOLVER_TIMEOUT_MS)
+    assert hinted(page) == ({"action": "hint", "hint": "lost", "hintMove": ""}, [], [])
+    expect(page.locator("#toast")).to_contain_text("No winning line from here — undo or restart")
