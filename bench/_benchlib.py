@@ -196,7 +196,10 @@ class Boot:
 
 
 def _open_timed(
-    ctx: BrowserContext, path: str, requests: list[str] | None = None
+    ctx: BrowserContext,
+    path: str,
+    requests: list[str] | None = None,
+    throttle: tuple[float, float] | None = None,
 ) -> tuple[Page, dict[str, float], float]:
     """Open ``path`` in a new tab (recording its requests' URLs into ``requests``); wait for
     ready; return the page, its marks and the main thread's task time until then."""
@@ -205,6 +208,18 @@ def _open_timed(
         page.on("request", lambda r: requests.append(r.url))
     cdp = ctx.new_cdp_session(page)
     cdp.send("Performance.enable", {"timeDomain": "threadTicks"})
+    if throttle is not None:  # (Mbit/s, round-trip ms) for this page's own requests
+        mbps, rtt = throttle
+        cdp.send("Network.enable")
+        cdp.send(
+            "Network.emulateNetworkConditions",
+            {
+                "offline": False,
+                "latency": rtt,
+                "downloadThroughput": mbps * 1e6 / 8,
+                "uploadThroughput": mbps * 1e6 / 8,
+            },
+        )
 
     def task_ms() -> float:
         metrics = cdp.send("Performance.getMetrics")["metrics"]
@@ -225,18 +240,20 @@ def measure_boot(
     service_worker: bool,
     warm_ready_js: str | None = None,
     check_warm: Callable[[Page], None] | None = None,
+    throttle: tuple[float, float] | None = None,
 ) -> Boot:
     """Cold boot in a fresh context; then (``warm``) wait until the page's service worker
     controls it (and ``warm_ready_js`` is true), close the tab and open the page again in a
     new tab of the same context: the returning visitor, served by the worker's cache (or the
-    HTTP cache when the page has no worker). ``check_warm(page)`` may then use the page."""
+    HTTP cache when the page has no worker). ``check_warm(page)`` may then use the page.
+    ``throttle`` = (Mbit/s, round-trip ms) emulates a network for the page's requests."""
     ctx = new_context(browser, base_url, service_workers=service_worker)
     errors: list[str] = []
     ctx.on("console", lambda m: errors.append(m.text[:300]) if m.type == "error" else None)
     ctx.on("weberror", lambda e: errors.append(str(e.error)[:300]))
     requests: list[str] = []
     try:
-        page, marks, cold_task = _open_timed(ctx, path, requests)
+        page, marks, cold_task = _open_timed(ctx, path, requests, throttle)
         requests = list(requests)  # those made until ready, not the later ones
         cold = marks["app:ready"]
         warm_ms = None
@@ -250,7 +267,7 @@ def measure_boot(
             if warm_ready_js:
                 page.wait_for_function(warm_ready_js, timeout=BOOT_TIMEOUT_MS)
             page.close()
-            page, warm_marks, warm_task = _open_timed(ctx, path)
+            page, warm_marks, warm_task = _open_timed(ctx, path, None, throttle)
             warm_ms = warm_marks["app:ready"]
             if check_warm is not None:
                 check_warm(page)

@@ -141,13 +141,22 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("--runs", type=int, default=3, help="rounds (default 3)")
     ap.add_argument("--only", default="", help="comma-separated variant names (default: all)")
+    ap.add_argument(
+        "--throttle",
+        default="",
+        help="emulate a network for the pages' requests: MBITS,RTT_MS (e.g. 20,40)",
+    )
     args = ap.parse_args(argv)
+    throttle = tuple(float(x) for x in args.throttle.split(",")) if args.throttle else None
     table = variants()
     names = [n for n in (args.only.split(",") if args.only else table) if n]
     if "as-built" not in names:
         names.insert(0, "as-built")
     info = lib.machine()
-    print(f"# bench_boot_options  {info['date']}")
+    print(
+        f"# bench_boot_options  {info['date']}"
+        + (f"  network: {args.throttle}" if throttle else "")
+    )
     print(
         f"machine: {info['cpu']}, {info['cores']} cores; Pyodide {info['pyodide']}, "
         f"PyScript {info['pyscript']}; load average at start: {lib.loadavg()}",
@@ -172,7 +181,12 @@ def main(argv: list[str] | None = None) -> int:
             for name in order:
                 if name == "bare":
                     boot = lib.measure_boot(
-                        br, bare_url, "bench/bare.html", warm=True, service_worker=False
+                        br,
+                        bare_url,
+                        "bench/bare.html",
+                        warm=True,
+                        service_worker=False,
+                        throttle=throttle,
                     )
                 else:
                     url, warm_js = servers[name]
@@ -184,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
                         service_worker=True,
                         warm_ready_js=warm_js,
                         check_warm=play_a_little if rnd == 0 else None,
+                        throttle=throttle,
                     )
                 results[name].append(boot)
                 errors = [e for e in boot.errors if "favicon.ico" not in e]

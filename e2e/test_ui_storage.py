@@ -110,7 +110,12 @@ def test_settings_persist(page: Page) -> None:
     page.locator("#set-theme-dark").check()
     page.locator("#dlg-settings button[type=submit]").click()
     expect(page.locator("#dlg-settings")).to_be_hidden()
-    assert storage(page, KEY_SETTINGS) == {"automove": False, "fourColor": True, "theme": "dark"}
+    assert storage(page, KEY_SETTINGS) == {
+        "automove": False,
+        "fourColor": True,
+        "theme": "dark",
+        "winnableOnly": False,
+    }
 
     page.reload(wait_until="domcontentloaded")
     wait_ready(page)

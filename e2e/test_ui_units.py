@@ -8,8 +8,16 @@ import json
 import pytest
 
 from solitaire import Game, Move, parse_card
-from solitaire.web.store import MemoryBackend, Saved, Settings, Stats, Store
-from solitaire.web.text import card_face_html, clock, format_hash, parse_hash, pile_label
+from solitaire.web.store import MemoryBackend, Saved, Settings, Stats, Store, valid_deals
+from solitaire.web.text import (
+    card_face_html,
+    clock,
+    format_hash,
+    hint_text,
+    parse_hash,
+    pile_label,
+    verdict_text,
+)
 
 
 @pytest.mark.parametrize(
@@ -58,6 +66,11 @@ def test_store_round_trips_and_drops_bad_entries() -> None:
     assert store.load_settings() == Settings()
     store.save_settings(Settings(automove=False, four_color=True, theme="dark"))
     assert Store(backend).load_settings() == Settings(False, True, "dark")
+    store.save_settings(Settings(winnable_only=True))
+    assert Store(backend).load_settings() == Settings(winnable_only=True)
+    backend.data["solitaire.settings"] = '{"winnableOnly": "yes"}'
+    assert Store(backend).load_settings() == Settings()
+    store.save_settings(Settings(automove=False, four_color=True, theme="dark"))
 
     game = Game.new("russian", 9)
     move = next(m for m in game.position.legal_moves() if "tableau" in m.target)
@@ -119,3 +132,48 @@ def test_stats_arithmetic() -> None:
     assert Stats.from_json(st.to_json()) == st
     with pytest.raises(ValueError):
         Stats.from_json({"played": 1, "won": 1, "streak": True})
+
+
+def test_winnable_list_validation() -> None:
+    assert valid_deals([3, 1, 2]) == [3, 1, 2]
+    assert valid_deals([0, True, "7", 5, 2**31]) == [5]
+    assert valid_deals([]) is None
+    assert valid_deals({"deals": [1]}) is None
+
+
+def test_solver_words() -> None:
+    assert hint_text("winning", "move the Ace", "russian") == (
+        "Hint: move the Ace. It leads to a win. The solver sees the face-down cards."
+    )
+    assert hint_text("heuristic", "deal a card", "double-rail").startswith(
+        "Hint (not proved): deal a card."
+    )
+    assert "order of the stock" in hint_text("heuristic", "deal a card", "double-rail")
+    assert hint_text("lost", "", "russian").startswith(
+        "No winning line from here — undo or restart."
+    )
+    text, step = verdict_text(
+        {"from_start": "winnable", "last_winnable_step": 22, "first_lost_step": 23, "exact": True},
+        "russian",
+    )
+    assert text.startswith("This deal was winnable. You could still have won before move 23.")
+    assert step == 22
+    text, step = verdict_text(
+        {"from_start": "winnable", "last_winnable_step": 3, "first_lost_step": 9, "exact": False},
+        "russian",
+    )
+    assert "lost by move 9" in text
+    assert step == 3
+    text, step = verdict_text(
+        {"from_start": "winnable", "last_winnable_step": 0, "first_lost_step": 1, "exact": True},
+        "russian",
+    )
+    assert text.startswith("This deal was winnable, but not after your first move.")
+    assert step == 0
+    text, step = verdict_text({"from_start": "unwinnable", "last_winnable_step": None}, "russian")
+    assert text.startswith("This deal could not be won, whatever you played.")
+    assert step is None
+    text, step = verdict_text({"from_start": "unknown", "first_lost_step": 30}, "double-rail")
+    assert "could not decide" in text
+    assert step is None
+    assert verdict_text({"error": "boom"}, "russian") == ("The solver failed: boom", None)
