@@ -31,6 +31,13 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ROOT / "bench" / "pages"
+_VENV_PYTHON = ROOT / ".venv" / "bin" / "python"
+try:
+    import playwright  # noqa: F401
+except ImportError:  # `python bench/x.py` with another Python: use the project's .venv
+    if _VENV_PYTHON.exists() and Path(sys.prefix).resolve() != (ROOT / ".venv").resolve():
+        os.execv(_VENV_PYTHON, [str(_VENV_PYTHON), *sys.argv])
+    sys.exit("playwright is missing: run `make test` or `make bench` (they create .venv/)")
 for _p in (ROOT / "tools", ROOT / "e2e"):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))

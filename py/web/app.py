@@ -1230,6 +1230,11 @@ class App:
     def position_changed(self) -> None:
         """The table shows another position: hints and pending answers about the old one go."""
         self.clear_hint()
+        toast = _by_id("toast")
+        if toast.classList.contains("info") and toast.classList.contains("show"):
+            if self.toast_timer is not None:
+                js.clearTimeout(self.toast_timer)
+            self.hide_toast()
         if self.hint_asked is not None:
             self.hint_asked = None  # its answer will be ignored
             self.set_hint_state("")
@@ -1289,12 +1294,18 @@ class App:
         banner = _by_id("stuck")
         banner.dataset.verdict = "error" if answer.get("error") else str(answer.get("from_start"))
         banner.dataset.lastWinnable = "" if step is None else str(step)
-        _by_id("btn-was-winnable").hidden = True
+        ask = _by_id("btn-was-winnable")
+        had_focus = bool(ask.matches(":focus"))
+        ask.hidden = True
         if step is not None and step < self.game.move_count:
             self.verdict_step = step
             undo_to = _by_id("btn-undo-to")
             undo_to.textContent = f"Undo to before move {step + 1}"
             undo_to.hidden = False
+            if had_focus:
+                undo_to.focus()
+        elif had_focus:
+            banner.querySelector("[data-action=undo]").focus()
         self.announce(text)
 
     def undo_to_verdict(self) -> None:
