@@ -3,8 +3,10 @@ after a first visit the game starts and plays offline (service worker, no server
 
 from __future__ import annotations
 
+import json
+
 from conftest import OfflineSite
-from harness import Watch, open_game, wait_ready
+from harness import ROOT, Watch, open_game, wait_ready
 from playwright.sync_api import Page, expect
 from ui_helpers import board, click_pile, dom_piles, engine_piles
 
@@ -38,3 +40,22 @@ def test_plays_offline_after_the_first_visit(offline_site: OfflineSite) -> None:
     game.play(Move("stock", "waste"))
     assert dom_piles(page) == engine_piles(game.position)
     assert page.locator("#st-moves").inner_text() == "1"
+
+    # The solver's worker boots offline too (its runtime files come from the same cache).
+    page.keyboard.press("h")
+    page.wait_for_function(
+        "['winning', 'heuristic'].includes(document.getElementById('btn-hint').dataset.hint)",
+        timeout=60_000,
+    )
+    # and "Winnable deals only" reads its list from the cache.
+    page.locator("#game-select").select_option("russian")
+    expect(page.locator("#board")).to_have_attribute("data-game", "russian")
+    page.locator("#btn-menu").click()
+    page.get_by_role("menuitem", name="Settings").click()
+    page.locator("#set-winnable").check()
+    page.locator("#dlg-settings button[type=submit]").click()
+    before = board(page)["deal"]
+    page.locator("#btn-new").click()
+    page.wait_for_function(f"document.getElementById('board').dataset.deal !== '{before}'")
+    winnable = json.loads((ROOT / "web/winnable/russian.json").read_text("utf-8"))
+    assert int(board(page)["deal"]) in winnable
