@@ -64,6 +64,9 @@ from solitaire.position import Position  # noqa: E402
 from solitaire.web.text import card_face_html  # noqa: E402
 
 BOOT_TIMEOUT_MS = 180_000
+#: The page's Pyodide memory snapshot is saved (web/pyodide-boot.mjs): a warm boot after this
+#: is the returning visitor's boot.
+SNAPSHOT_SAVED = "() => document.documentElement.dataset.snapshot === 'saved'"
 
 # ----------------------------------------------------------------------------- the site
 

@@ -4,10 +4,12 @@ rebuilt by tools/build_site.py from a copy of the sources with one proposed chan
     .venv/bin/python bench/bench_boot_options.py [--runs 3] [--only as-built,snapshot,...]
 
 For every variant: cold boot (fresh context) and warm boot (new tab of the same context once
-the service worker controls the page, and, for the snapshot variants, once the snapshot is
-saved), navigation start -> <html data-app="ready">. Variants and bare page take turns in every
-round; the table gives medians and each variant's ratio to the as-built site of the same rounds.
-The proposed files live in bench/pages/proposed/; see docs/performance.md.
+the service worker controls the page, and, for the variants that load Pyodide through
+web/pyodide-boot.mjs, as built, once the memory snapshot is saved), navigation start ->
+<html data-app="ready">. Variants and bare page take turns in every round; the table gives
+medians and each variant's ratio to the as-built site of the same rounds. "no-snapshot" is the
+site as it was before the snapshot (pyscript.json loading Pyodide itself); see
+docs/performance.md.
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # PYTHONSAFEPATH=1 lea
 
 import _benchlib as lib
 
-PROPOSED = lib.PAGES / "proposed"
 REAL = "./#russian/1"
 
 PRELOADS = """  <link rel="modulepreload" href="vendor/pyodide/pyodide.mjs">
@@ -92,39 +93,29 @@ def _static_boot_screen(html: str) -> str:
     return html.replace("</head>", "  <style>.boot-card { animation: none; }</style>\n</head>", 1)
 
 
-def _snapshot_files() -> dict[str, str | None]:
-    return {
-        f"web/{p.name}": p.read_text(encoding="utf-8")
-        for p in sorted(PROPOSED.glob("pyodide-*.mjs"))
-    }
-
-
-SNAPSHOT_CONSTANTS = {"INTERPRETER_URL": "./web/pyodide-boot.mjs"}
-SNAPSHOT_SAVED = "() => document.documentElement.dataset.snapshot === 'saved'"
+#: The page loads Pyodide itself, as before web/pyodide-boot.mjs (no memory snapshot).
+NO_SNAPSHOT = {"MAIN_INTERPRETER_URL": "./vendor/pyodide/pyodide.mjs"}
+SNAPSHOT_SAVED = lib.SNAPSHOT_SAVED
 
 
 def variants() -> dict[str, Callable[[], tuple[dict[str, str | None], dict[str, Any], str | None]]]:
     """name -> () -> (changed files, build_site constants, extra JS condition before warm)."""
     return {
-        "as-built": lambda: ({}, {}, None),
-        "preload": lambda: ({"index.html": _with_preloads(_index())}, {}, None),
-        "snapshot": lambda: (_snapshot_files(), SNAPSHOT_CONSTANTS, SNAPSHOT_SAVED),
-        "preload+snapshot": lambda: (
-            {"index.html": _with_preloads(_index()), **_snapshot_files()},
-            SNAPSHOT_CONSTANTS,
+        "as-built": lambda: ({}, {}, SNAPSHOT_SAVED),
+        "no-snapshot": lambda: ({}, NO_SNAPSHOT, None),
+        "preload": lambda: ({"index.html": _with_preloads(_index())}, {}, SNAPSHOT_SAVED),
+        "static-boot-screen": lambda: (
+            {"index.html": _static_boot_screen(_index())},
+            {},
             SNAPSHOT_SAVED,
         ),
-        "static-boot-screen": lambda: ({"index.html": _static_boot_screen(_index())}, {}, None),
         "no-pyscript": lambda: (
             {"index.html": _without_pyscript(_index(), "vendor/pyodide/pyodide.mjs")},
             {},
             None,
         ),
         "no-pyscript+snapshot": lambda: (
-            {
-                "index.html": _without_pyscript(_index(), "web/pyodide-boot.mjs"),
-                **_snapshot_files(),
-            },
+            {"index.html": _without_pyscript(_index(), "web/pyodide-boot.mjs")},
             {},
             SNAPSHOT_SAVED,
         ),

@@ -11,8 +11,9 @@ links to it, with bench/pages/ at /bench/.
 - Cold boot: navigation start -> ``<html data-app="ready">`` in a fresh browser context, for
   the real page (./#russian/1) and for bench/pages/bare.html (the same Pyodide, loadPyodide(),
   print(1)). Target: real <= 1.10 x bare.
-- Warm boot: the same context once the service worker controls the page, in a new tab (the
-  returning visitor). Target: real warm <= 0.6 x real cold. Bare page: HTTP cache only.
+- Warm boot: the same context once the service worker controls the page and the Pyodide memory
+  snapshot is saved, in a new tab (the returning visitor). Target: real warm <= 0.6 x real
+  cold. Bare page: HTTP cache only.
 - Move latency: click-to-move (two clicks) in a random game of each kind, ``--moves`` moves
   each, on the real page and on bench/pages/js_board.html (same CSS and elements, plain JS);
   time of the click that makes the move, from the pointerdown being dispatched to the DOM
@@ -50,7 +51,14 @@ def bench_boot(browser: Any, url: str, runs: int) -> tuple[dict[str, Any], list[
     real, bare = lib.alternate(
         runs,
         [
-            lambda: lib.measure_boot(browser, url, REAL, warm=True, service_worker=True),
+            lambda: lib.measure_boot(
+                browser,
+                url,
+                REAL,
+                warm=True,
+                service_worker=True,
+                warm_ready_js=lib.SNAPSHOT_SAVED,
+            ),
             lambda: lib.measure_boot(browser, url, BARE, warm=True, service_worker=False),
         ],
     )

@@ -132,18 +132,37 @@ def test_server_sends_the_mime_types_the_browser_needs(base_url: str, path: str,
         assert response.headers.get_content_type() == mime
 
 
-def test_pyscript_configs_map_every_python_file(site_dir: Path) -> None:
-    expected = {
+# What `from solitaire.web.app import main` imports, transitively, on the page; the solver, the
+# hints and the command lines run only in the solver's worker or under CPython.
+NOT_ON_THE_PAGE = {
+    "__main__.py",
+    "cli.py",
+    "hints.py",
+    "solve_cli.py",
+    "solver.py",
+    "web/solver_worker.py",
+}
+
+
+def test_pyscript_configs_map_the_python_files(site_dir: Path) -> None:
+    every = {
         f"./py/{p.relative_to(build_site.ROOT / 'py').as_posix()}": (
             f"./solitaire/{p.relative_to(build_site.ROOT / 'py').as_posix()}"
         )
         for p in (build_site.ROOT / "py").rglob("*.py")
         if "__pycache__" not in p.parts
     }
-    for name in ("pyscript.json", "pyscript-worker.json"):
+    on_page = {k: v for k, v in every.items() if k.removeprefix("./py/") not in NOT_ON_THE_PAGE}
+    expected = {
+        # The page: the snapshot-restoring wrapper, and only the modules it imports.
+        "pyscript.json": {"interpreter": "./web/pyodide-boot.mjs", "files": on_page},
+        # Workers: Pyodide itself, every module.
+        "pyscript-worker.json": {"interpreter": "./vendor/pyodide/pyodide.mjs", "files": every},
+    }
+    for name, want in expected.items():
         config = json.loads((site_dir / name).read_text(encoding="utf-8"))
-        assert config["interpreter"] == "./vendor/pyodide/pyodide.mjs"
-        assert config["files"] == expected
+        assert config == want, name
+        assert (site_dir / config["interpreter"]).is_file()
         for url in config["files"]:
             assert (site_dir / url).is_file()
 
@@ -163,6 +182,8 @@ def test_service_worker_is_stamped_with_version_and_every_file(site_dir: Path) -
         if p.is_file() and p.name not in {"sw.js", ".nojekyll"}
     )
     assert listed == ["./", *(f"./{f}" for f in files)]
+    # Offline, the page and the snapshot worker load Pyodide through these.
+    assert {"./web/pyodide-boot.mjs", "./web/pyodide-snapshot-worker.mjs"} <= set(listed)
     assert build_site.site_version(site_dir, files) == version.group(1)
 
 
@@ -180,10 +201,21 @@ def test_probe_page_boots_vendored_pyodide_fetching_exactly_the_runtime(
     assert files == sorted(v.removeprefix("./") for v in config["files"].values())
     assert (root.get_attribute("data-package") or "").endswith("solitaire/__init__.py")
 
+    # No snapshot in a fresh context (and none made: service workers are blocked here).
+    assert root.get_attribute("data-boot") == "fresh"
+
     fetched = watch.local_paths()
     fetched_runtime = sorted(p for p in fetched if p.startswith("vendor/"))
     # The build ships exactly what the browser fetches: nothing missing, nothing unused.
     assert fetched_runtime == _runtime_files(site_dir)
+    # The page loads Pyodide through our wrapper, and fetches exactly the Python files of its
+    # config; the snapshot worker is not started without a service worker.
+    assert config["interpreter"] == "./web/pyodide-boot.mjs"
+    assert "web/pyodide-boot.mjs" in fetched
+    assert "web/pyodide-snapshot-worker.mjs" not in fetched
+    assert sorted(p for p in fetched if p.startswith("py/")) == sorted(
+        url.removeprefix("./") for url in config["files"]
+    )
     assert not watch.blocked
 
 

@@ -77,10 +77,14 @@ def play_by_click(page: Page, game: Game, move: Move) -> None:
     wait_table(page, game.position)
 
 
-def test_hint_marks_a_winning_move_and_playing_it_keeps_the_deal_winnable(page: Page) -> None:
+def test_hint_marks_a_winning_move_and_playing_it_keeps_the_deal_winnable(
+    shared_page: Page,
+) -> None:
+    page = shared_page  # (the next test reuses it: one boot less)
     open_game(page, "double-russian", 2)
     game = Game.new("double-russian", 2)
-    assert page.evaluate("document.documentElement.dataset.solver") is None  # not at start
+    # the worker is not started with the page (this test runs first on the shared page)
+    assert page.evaluate("document.documentElement.dataset.solver") is None
     hint_button = page.locator("#btn-hint")
     expect(hint_button).to_be_visible()
 
@@ -135,7 +139,8 @@ def lost_double_russian() -> Game:
     return Game(Position.from_json(doc))
 
 
-def test_winnable_deals_only_setting(page: Page) -> None:
+def test_winnable_deals_only_setting(shared_page: Page) -> None:
+    page = shared_page
     winnable = set(json.loads((ROOT / "web/winnable/russian.json").read_text("utf-8")))
     open_game(page, "russian", 2)
     page.locator("#btn-menu").click()

@@ -12,7 +12,9 @@ What goes in (see docs/build.md):
   ``node_modules/``: five Pyodide files in ``vendor/pyodide/`` and PyScript's ``core.js``,
   ``core.css``, its hashed core chunk and the plugin chunks it loads at boot in
   ``vendor/pyscript/``;
-- ``pyscript.json`` and ``pyscript-worker.json`` (interpreter URL + generated ``files`` map);
+- ``pyscript.json`` (the page: interpreter ``web/pyodide-boot.mjs``, which restores a Pyodide
+  memory snapshot when a visit saved one, and the ``files`` map of the modules the page imports)
+  and ``pyscript-worker.json`` (workers: the plain Pyodide module and every Python file);
 - ``sw.js`` with the cache version (a hash of every other file) and the precache list.
 
 Usage: ``python tools/build_site.py [--out DIR] [--quiet]``.
@@ -21,6 +23,7 @@ Usage: ``python tools/build_site.py [--out DIR] [--quiet]``.
 from __future__ import annotations
 
 import argparse
+import ast
 import hashlib
 import json
 import os
@@ -53,8 +56,16 @@ PYSCRIPT_BOOT_PLUGINS = (
     "py-game",
     "py-terminal",
 )
-#: Where the page finds the interpreter (PyScript resolves it against the page URL).
+#: Where PyScript finds the interpreter (resolved against the page URL). Workers (the solver)
+#: load Pyodide itself; the page loads it through web/pyodide-boot.mjs, which restores a memory
+#: snapshot saved by an earlier visit (docs/performance.md) and falls back to a normal start.
 INTERPRETER_URL = "./vendor/pyodide/pyodide.mjs"
+MAIN_INTERPRETER_URL = "./web/pyodide-boot.mjs"
+#: The module the page runs (index.html: ``from solitaire.web.app import main``), relative to
+#: py/. pyscript.json maps only it and what it imports, transitively.
+MAIN_MODULE = "web/app.py"
+#: The name of the package that py/ becomes in the interpreter.
+PACKAGE = "solitaire"
 #: Placeholders in web/sw.js.
 SW_VERSION_MARK = "__CACHE_VERSION__"
 SW_PRECACHE_MARK = "/* __PRECACHE__ */"
@@ -174,9 +185,78 @@ def python_files(py_dir: Path) -> dict[str, str]:
     return mapping
 
 
-def pyscript_config(files: dict[str, str]) -> dict[str, object]:
+def _module_file(py_dir: Path, parts: list[str]) -> Path | None:
+    """The file of module ``solitaire.<parts>`` in ``py_dir`` (module or package), if any."""
+    base = py_dir.joinpath(*parts)
+    for candidate in (base.with_suffix(".py") if parts else None, base / "__init__.py"):
+        if candidate is not None and candidate.is_file():
+            return candidate
+    return None
+
+
+def _imported_modules(py_dir: Path, path: Path) -> Iterator[list[str]]:
+    """The modules of our package that ``path`` may import, as name parts under ``solitaire``.
+
+    Every import statement counts, also inside functions or ``if`` blocks (a module imported
+    late is still needed at run time); ``from .pkg import name`` yields ``pkg`` and, in case
+    ``name`` is a submodule, ``pkg.name``.
+    """
+    package = list(path.relative_to(py_dir).parent.parts)
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                names = alias.name.split(".")
+                if names[0] == PACKAGE:
+                    yield names[1:]
+        elif isinstance(node, ast.ImportFrom):
+            names = node.module.split(".") if node.module else []
+            if node.level:
+                if node.level - 1 > len(package):
+                    raise BuildError(f"{path}: relative import beyond the package")
+                module = package[: len(package) - (node.level - 1)] + names
+            elif names and names[0] == PACKAGE:
+                module = names[1:]
+            else:
+                continue
+            yield module
+            for alias in node.names:
+                yield [*module, alias.name]
+
+
+def import_closure(py_dir: Path, entry: str) -> list[Path]:
+    """``py_dir/entry`` and every module of our package it imports, transitively, with the
+    ``__init__.py`` of every package on the way (Python imports a module's parents first)."""
+    seen: set[Path] = set()
+    todo = [py_dir / entry]
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        parent = path.parent
+        while parent != py_dir.parent:
+            init = parent / "__init__.py"
+            if init.is_file():
+                todo.append(init)
+            if parent == py_dir:
+                break
+            parent = parent.parent
+        for parts in _imported_modules(py_dir, path):
+            found = _module_file(py_dir, parts)
+            if found is not None:
+                todo.append(found)
+    return sorted(seen)
+
+
+def main_python_files(py_dir: Path, files: dict[str, str]) -> dict[str, str]:
+    """The part of the ``files`` map that the page needs: ``MAIN_MODULE``'s import closure."""
+    needed = {f"./py/{_rel(p, py_dir)}" for p in import_closure(py_dir, MAIN_MODULE)}
+    return {url: path for url, path in files.items() if url in needed}
+
+
+def pyscript_config(files: dict[str, str], interpreter: str = INTERPRETER_URL) -> dict[str, object]:
     """A PyScript JSON config: our interpreter, our Python package, nothing from the network."""
-    return {"interpreter": INTERPRETER_URL, "files": dict(files)}
+    return {"interpreter": interpreter, "files": dict(files)}
 
 
 class _Links(HTMLParser):
@@ -306,10 +386,20 @@ def _assemble(out: Path, root: Path) -> Site:
         rel = url.removeprefix("./")
         _copy(root / rel, out / rel)
         own.append(rel)
-    config = pyscript_config(files)
-    for name in ("pyscript.json", "pyscript-worker.json"):
+    if not (root / "py" / MAIN_MODULE).is_file():
+        raise BuildError(f"py/{MAIN_MODULE} is missing")
+    configs = {
+        "pyscript.json": pyscript_config(
+            main_python_files(root / "py", files), MAIN_INTERPRETER_URL
+        ),
+        "pyscript-worker.json": pyscript_config(files),
+    }
+    for name, config in configs.items():
         (out / name).write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
         own.append(name)
+    for url in (MAIN_INTERPRETER_URL, INTERPRETER_URL):
+        if not (out / url).is_file():
+            raise BuildError(f"interpreter {url} is not a file of the site")
     if index.is_file():
         check_page(out, "index.html")
     # GitHub Pages: serve files as they are (no Jekyll processing).
