@@ -1,6 +1,6 @@
 """Write web/winnable/GAME.json, the proved-winnable deal numbers the page's "winnable deals
-only" setting draws from, from the solver survey output (survey/GAME.jsonl, written by
-``python -m solitaire survey``).
+only" setting draws from, from the solver survey output (survey/GAME.jsonl and any
+survey/GAME-*.jsonl, written by ``python -m solitaire survey``).
 
     python tools/winnable_list.py                 # every game with a survey file
     python tools/winnable_list.py russian --max 3000
@@ -42,11 +42,13 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     args.out_dir.mkdir(parents=True, exist_ok=True)
     for game in args.games:
-        survey = args.survey_dir / f"{game}.jsonl"
-        if not survey.exists():
-            print(f"{game}: no {survey}, skipped", file=sys.stderr)
+        surveys = sorted(args.survey_dir.glob(f"{game}.jsonl")) + sorted(
+            args.survey_dir.glob(f"{game}-*.jsonl")
+        )
+        if not surveys:
+            print(f"{game}: no survey in {args.survey_dir}, skipped", file=sys.stderr)
             continue
-        deals = winnable_deals(survey)[: args.max]
+        deals = sorted({d for survey in surveys for d in winnable_deals(survey)})[: args.max]
         out = args.out_dir / f"{game}.json"
         out.write_text(json.dumps(deals, separators=(",", ":")) + "\n", encoding="utf-8")
         print(f"{game}: {len(deals)} winnable deals -> {out.relative_to(ROOT)}")
