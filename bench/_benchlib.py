@@ -42,22 +42,13 @@ for _p in (ROOT / "tools", ROOT / "e2e"):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))
 
+import _solitaire_path  # noqa: E402
 import build_site  # noqa: E402
 from harness import CHROMIUM_ARGS, DEBIAN_CHROMIUM, VIEWPORT  # noqa: E402
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright  # noqa: E402
 from serve import SiteServer  # noqa: E402, F401  (lib.SiteServer for the scripts)
 
-
-def _import_solitaire() -> None:
-    try:
-        import solitaire  # noqa: F401
-    except ImportError:  # a bare checkout: the package is the folder py/
-        holder = tempfile.mkdtemp(prefix="solitaire-bench-")
-        os.symlink(ROOT / "py", os.path.join(holder, "solitaire"))
-        sys.path.insert(0, holder)
-
-
-_import_solitaire()
+_solitaire_path.import_solitaire()
 from solitaire.cards import card_name, long_name  # noqa: E402
 from solitaire.game import Game  # noqa: E402
 from solitaire.position import Position  # noqa: E402

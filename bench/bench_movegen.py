@@ -15,25 +15,13 @@ figures less than wall-clock time would.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import sys
-import tempfile
 import time
 
+import _solitaire_path
 
-def _import_solitaire() -> None:
-    try:
-        import solitaire  # noqa: F401
-    except ImportError:
-        # a bare checkout: the package is the folder py/, reached through a symlink
-        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        holder = tempfile.mkdtemp(prefix="solitaire-bench-")
-        os.symlink(os.path.join(root, "py"), os.path.join(holder, "solitaire"))
-        sys.path.insert(0, holder)
-
-
-_import_solitaire()
+_solitaire_path.import_solitaire()
 
 from solitaire import GAMES, Position  # noqa: E402
 

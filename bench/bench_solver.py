@@ -17,24 +17,13 @@ uses wall-clock time instead.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
-import tempfile
 import time
 
+import _solitaire_path
 
-def _import_solitaire() -> None:
-    try:
-        import solitaire  # noqa: F401
-    except ImportError:
-        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        holder = tempfile.mkdtemp(prefix="solitaire-bench-")
-        os.symlink(os.path.join(root, "py"), os.path.join(holder, "solitaire"))
-        sys.path.insert(0, holder)
-
-
-_import_solitaire()
+_solitaire_path.import_solitaire()
 
 from solitaire import GAMES, Position, solver  # noqa: E402
 

@@ -177,6 +177,10 @@ def cmd_survey(args: argparse.Namespace) -> int:
     )
 
 
+def _add_max_nodes(parser: Any, help: str) -> None:
+    parser.add_argument("--max-nodes", type=int, default=None, metavar="N", help=help)
+
+
 def add_commands(sub: Any) -> None:
     p = sub.add_parser(
         "solve",
@@ -187,13 +191,7 @@ def add_commands(sub: Any) -> None:
     p.add_argument("number", nargs="?", metavar="N", help="deal number")
     p.add_argument("--budget", type=float, default=60.0, metavar="SECONDS")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument(
-        "--max-nodes",
-        type=int,
-        default=None,
-        metavar="N",
-        help="also stop after N positions (reproducible on a loaded machine)",
-    )
+    _add_max_nodes(p, "also stop after N positions (reproducible on a loaded machine)")
     p.set_defaults(run=cmd_solve)
     s = sub.add_parser(
         "survey",
@@ -204,13 +202,7 @@ def add_commands(sub: Any) -> None:
     s.add_argument("last", type=int, metavar="TO")
     s.add_argument("--budget", type=float, default=10.0, metavar="SECONDS")
     s.add_argument("--out", metavar="FILE", help="append JSON lines here; deals in it are skipped")
-    s.add_argument(
-        "--max-nodes",
-        type=int,
-        default=None,
-        metavar="N",
-        help="also stop each deal after N positions",
-    )
+    _add_max_nodes(s, "also stop each deal after N positions")
     s.add_argument(
         "--retry-unknown",
         action="store_true",

@@ -181,6 +181,7 @@ class _Family:
         return tuple(out)
 
     # ---- to be provided
+    # Deliberately repeated per family (hot, per node): specialised code, no per-game branches.
     def start(self, pos: Position) -> State:
         raise NotImplementedError
 
@@ -731,6 +732,27 @@ def to_engine(pos: Position, line: list[IMove], check_win: bool = True) -> list[
     return out
 
 
+def _start(
+    position: Position, budget: float | None, restricted: bool = False
+) -> tuple[float, _Family, float | None, State, list[IMove]]:
+    """The start of every search: its clock, rules, deadline, and the root after autoplay."""
+    t0 = clock()
+    fam = family(position.rules, restricted)
+    deadline = None if budget is None else t0 + budget
+    root, autos = fam.autoplay(fam.start(position))
+    return t0, fam, deadline, root, autos
+
+
+def _trace(
+    steps: list[list[IMove]], parents: list[int], node: int, line: list[IMove]
+) -> list[IMove]:
+    """``line`` (the moves after ``node``) preceded by the moves from the root to ``node``."""
+    while node >= 0:
+        line[:0] = steps[node]
+        node = parents[node]
+    return line
+
+
 def solve(
     position: Position,
     budget: float | None = 10.0,
@@ -774,10 +796,7 @@ def depth_first(
     max_nodes: int | None = None,
 ) -> Result:
     """Exhaustive depth-first search with a transposition table and move ordering."""
-    t0 = clock()
-    fam = family(position.rules)
-    deadline = None if budget is None else t0 + budget
-    root, autos = fam.autoplay(fam.start(position))
+    t0, fam, deadline, root, autos = _start(position, budget)
     nodes = 1
     if fam.won(root):
         line = to_engine(position, autos)
@@ -828,10 +847,7 @@ def best_first(
     """Greedy best-first search: always expand the generated position with the best
     heuristic score. Complete like :func:`solve` (every reachable position is expanded once
     before it says ``"unwinnable"``), but it finds wins far faster in the free-cell game."""
-    t0 = clock()
-    fam = family(position.rules, restricted)
-    deadline = None if budget is None else t0 + budget
-    root, autos = fam.autoplay(fam.start(position))
+    t0, fam, deadline, root, autos = _start(position, budget, restricted)
     if fam.won(root):
         return Result(WINNABLE, 1, clock() - t0, to_engine(position, autos))
     seen = {fam.key(root)}
@@ -860,10 +876,7 @@ def best_first(
         for m in moves_of(st):
             child, done = autoplay(apply(st, m))
             if won(child):
-                line = [m, *done]
-                while node >= 0:
-                    line[:0] = steps[node]
-                    node = parents[node]
+                line = _trace(steps, parents, node, [m, *done])
                 return Result(WINNABLE, len(parents), clock() - t0, to_engine(position, line))
             k = key(child)
             if k in seen:
@@ -886,10 +899,7 @@ def beam(
     """Beam search: keep the ``width`` best positions of each depth. Finds wins fast in the
     games where depth-first search gets lost; it proves nothing, so it only ever answers
     ``"winnable"`` (with a line) or ``"unknown"``."""
-    t0 = clock()
-    fam = family(position.rules)
-    deadline = None if budget is None else t0 + budget
-    root, autos = fam.autoplay(fam.start(position))
+    t0, fam, deadline, root, autos = _start(position, budget)
     if fam.won(root):
         return Result(WINNABLE, 1, clock() - t0, to_engine(position, autos))
     seen = {fam.key(root)}
@@ -904,10 +914,7 @@ def beam(
             for m in fam.moves(st):
                 child, done = fam.autoplay(fam.apply(st, m))
                 if fam.won(child):
-                    line = [m, *done]
-                    while node >= 0:
-                        line[:0] = steps[node]
-                        node = parents[node]
+                    line = _trace(steps, parents, node, [m, *done])
                     return Result(
                         WINNABLE,
                         len(parents),
