@@ -1,12 +1,15 @@
 """Move latency of proposed changes to the UI code, side by side with the code as it is.
 
     .venv/bin/python bench/bench_move_options.py [--moves 150] [--games russian,...]
+        [--only VARIANTS] [--baseline OLD_APP_PY]
 
 Each variant is the site rebuilt from a copy of the sources with one textual change to
 py/web/app.py (a variant whose anchor text is no longer in app.py is skipped, with a message).
 All pages are open at once and take turns every 15 moves of the same random games; the click
 that makes a move is timed as in bench_page.py (pointerdown dispatched -> DOM updated and laid
-out), with the handler alone in a second column. See docs/performance.md.
+out), with the handler alone in a second column. With ``--baseline FILE`` a page built with FILE as
+py/web/app.py (e.g. ``git show HEAD:py/web/app.py``, the code before a change) comes first and
+the ratios are taken against it. See docs/performance.md.
 """
 
 from __future__ import annotations
@@ -53,8 +56,10 @@ def persist_after_frame(app: str) -> str:
     zero-delay timer after the handler, instead of inside it."""
     app = _replace(
         app,
+        "                self.after_animation()\n"
         "        self.persist()\n        self.update_status()\n",
-        "        self.update_status()\n        js.setTimeout(self._p_persist, 0)\n",
+        "                self.after_animation()\n        self.update_status()\n"
+        "        js.setTimeout(self._p_persist, 0)\n",
     )
     anchor = "        self._p_tick = self._proxy(self.on_tick)\n"
     return _replace(
@@ -81,13 +86,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--moves", type=int, default=150)
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--games", default="russian,double-russian,double-rail,double-freecell")
+    ap.add_argument("--baseline", type=Path, help="an older py/web/app.py to compare against")
+    ap.add_argument("--only", default="", help="comma-separated variants to run (default: all)")
     args = ap.parse_args(argv)
     lib.site_dir()  # the same check as the other benchmarks: node_modules and a build work
     app = (lib.ROOT / "py" / "web" / "app.py").read_text(encoding="utf-8")
     info = lib.machine()
     print(f"# bench_move_options  {info['date']}; {info['cores']} cores; load {lib.loadavg()}")
     sources: dict[str, str] = {}
+    if args.baseline:
+        sources["baseline"] = args.baseline.read_text(encoding="utf-8")
+    only = {v for v in args.only.split(",") if v}
     for name, patch in VARIANTS.items():
+        if only and name not in only:
+            continue
         try:
             sources[name] = patch(app)
         except LookupError as exc:
@@ -124,11 +136,12 @@ def main(argv: list[str] | None = None) -> int:
 
     rows = []
     for game, by_name in results.items():
-        base = by_name["as-built"]
+        first = next(iter(by_name))
+        base = by_name[first]
         for name, r in by_name.items():
             rows.append(
                 [
-                    game if name == "as-built" else "",
+                    game if name == first else "",
                     name,
                     pp(r["move"]),
                     pp(r["handler"]),
@@ -138,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n## Move latency of UI variants, {args.moves} moves per game (seed {args.seed})\n")
     print(
         lib.table(
-            rows, ["game", "variant", "move p50 / p95 ms", "handler p50 / p95 ms", "p50 / as-built"]
+            rows, ["game", "variant", "move p50 / p95 ms", "handler p50 / p95 ms", f"p50 / {first}"]
         )
     )
     print(f"\nload average at end: {lib.loadavg()}")

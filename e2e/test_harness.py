@@ -25,7 +25,6 @@ PROBE_PAGE = """<!doctype html>
   <meta charset="utf-8">
   <title>harness probe</title>
   <link rel="icon" href="icons/icon.svg" type="image/svg+xml">
-  <link rel="stylesheet" href="vendor/pyscript/core.css">
   <script type="module" src="vendor/pyscript/core.js"></script>
   <script src="web/register-sw.js" defer></script>
 </head>
@@ -55,7 +54,6 @@ WORKER_PAGE = """<!doctype html>
   <meta charset="utf-8">
   <title>harness worker probe</title>
   <link rel="icon" href="icons/icon.svg" type="image/svg+xml">
-  <link rel="stylesheet" href="vendor/pyscript/core.css">
   <script type="module" src="vendor/pyscript/core.js"></script>
 </head>
 <body>
@@ -107,6 +105,10 @@ def offline_root(probe_dir: Path) -> Path:
     return probe_dir
 
 
+def _vendor_refs(html: str) -> list[str]:
+    return sorted(re.findall(r'(?:src|href)="(vendor/[^"]+)"', html))
+
+
 def _runtime_files(site_dir: Path) -> list[str]:
     return sorted(
         p.relative_to(site_dir).as_posix() for p in (site_dir / "vendor").rglob("*") if p.is_file()
@@ -120,7 +122,7 @@ def _runtime_files(site_dir: Path) -> list[str]:
         ("vendor/pyodide/pyodide.asm.mjs", "text/javascript"),
         ("vendor/pyodide/pyodide.asm.wasm", "application/wasm"),
         ("vendor/pyscript/core.js", "text/javascript"),
-        ("vendor/pyscript/core.css", "text/css"),
+        ("web/style.css", "text/css"),
         ("manifest.webmanifest", "application/manifest+json"),
         ("sw.js", "text/javascript"),
         ("pyscript.json", "application/json"),
@@ -208,6 +210,12 @@ def test_probe_page_boots_vendored_pyodide_fetching_exactly_the_runtime(
     fetched_runtime = sorted(p for p in fetched if p.startswith("vendor/"))
     # The build ships exactly what the browser fetches: nothing missing, nothing unused.
     assert fetched_runtime == _runtime_files(site_dir)
+    # PyScript's core.css only styles its own tags, editor and terminal: not loaded, not shipped.
+    assert "vendor/pyscript/core.css" not in fetched_runtime
+    # The probe loads the runtime exactly as index.html does.
+    assert _vendor_refs((site_dir / "index.html").read_text(encoding="utf-8")) == _vendor_refs(
+        PROBE_PAGE
+    )
     # The page loads Pyodide through our wrapper, and fetches exactly the Python files of its
     # config; the snapshot worker is not started without a service worker.
     assert config["interpreter"] == "./web/pyodide-boot.mjs"

@@ -176,6 +176,11 @@ def test_corrupted_entries_are_dropped_with_a_notice(page: Page) -> None:
     click_pile(page, move.target)
     assert page.locator("#st-moves").inner_text() == "1"
     step = [str(m) for m in game.play(move)]
+    # the page saves just after the move's handler (a zero-delay timer): wait for it
+    page.wait_for_function(
+        "k => (JSON.parse(localStorage.getItem(k) || 'null')?.save?.steps || []).length === 1",
+        arg=game_key("russian"),
+    )
     assert storage(page, game_key("russian"))["save"]["steps"] == [step]
 
     # the tampered Double Rail save: refused when that game is opened

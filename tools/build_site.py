@@ -10,8 +10,8 @@ What goes in (see docs/build.md):
   ``solitaire/**`` through the generated PyScript config);
 - the runtime files the browser really fetches, from the pinned npm packages in
   ``node_modules/``: five Pyodide files in ``vendor/pyodide/`` and PyScript's ``core.js``,
-  ``core.css``, its hashed core chunk and the plugin chunks it loads at boot in
-  ``vendor/pyscript/``;
+  its hashed core chunk and the plugin chunks it loads at boot in ``vendor/pyscript/`` (not
+  ``core.css``: it only styles PyScript's own tags and editor/terminal, which the page has none of);
 - ``pyscript.json`` (the page: interpreter ``web/pyodide-boot.mjs``, which restores a Pyodide
   memory snapshot when a visit saved one, and the ``files`` map of the modules the page imports)
   and ``pyscript-worker.json`` (workers: the plain Pyodide module and every Python file);
@@ -172,7 +172,7 @@ def pyscript_runtime_files(dist: Path) -> list[str]:
             "re-measure what the page fetches and update PYSCRIPT_BOOT_PLUGINS"
         )
     chunks = _static_closure(dist, [plugins[p] for p in PYSCRIPT_BOOT_PLUGINS])
-    return sorted({*core, *chunks, "core.css"})
+    return sorted({*core, *chunks})
 
 
 def python_files(py_dir: Path) -> dict[str, str]:

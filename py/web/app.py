@@ -75,6 +75,7 @@ class App:
         self.anim_timer: Any = None
         self.toast_timer: Any = None
         self.return_timer: Any = None
+        self.persist_timer: Any = None  # a save queued by after_change
         self.pending_won = False
         self.pending_finish = False
         self.keyboard = False
@@ -129,6 +130,7 @@ class App:
         self._p_tick = self._proxy(self.on_tick)
         self._p_finish = self._proxy(self.on_auto_finish)
         self._p_unhint = self._proxy(self.clear_hint)
+        self._p_persist = self._proxy(self.on_persist_timer)
 
         if window.matchMedia("(prefers-reduced-motion: reduce)").matches:
             self.view.animate_enabled = False
@@ -295,7 +297,22 @@ class App:
         self.open_game(game_id, deal, push=False)
 
     def persist(self) -> None:
+        """Save the game now (and drop a save queued by ``schedule_persist``)."""
+        if self.persist_timer is not None:
+            js.clearTimeout(self.persist_timer)
+            self.persist_timer = None
         self.store.save_game(self.saved)
+
+    def schedule_persist(self) -> None:
+        """Save the game in a zero-delay timer, after the current handler: a move's DOM update
+        does not wait for the JSON and ``localStorage`` write. ``pagehide`` and a hidden
+        ``visibilitychange`` call ``persist()``, which writes a queued save at once."""
+        if self.persist_timer is None:
+            self.persist_timer = js.setTimeout(self._p_persist, 0)
+
+    def on_persist_timer(self, *args: Any) -> None:
+        self.persist_timer = None
+        self.persist()
 
     # ------------------------------------------------------------------ moves
 
@@ -390,7 +407,7 @@ class App:
             js.setTimeout(self._p_finish, 150)
 
     def after_change(self, player: bool = False) -> None:
-        """Save, refresh the status, count a win, and queue auto-finish after a move."""
+        """Queue the save, refresh the status, count a win, and queue auto-finish after a move."""
         position = self.game.position
         if position.is_won() and not self.saved.recorded:
             self.saved.recorded = True
@@ -401,7 +418,7 @@ class App:
             self.pending_won = True
             if not self.queue:
                 self.after_animation()
-        self.persist()
+        self.schedule_persist()
         self.update_status()
         if player and self.settings.automove and self.finish_moves and not position.is_won():
             self.pending_finish = True
@@ -581,10 +598,13 @@ class App:
             count = len(position.pile(source)) - start
             move = Move(source, pile, count)
             reason = position.why_illegal(move)
-            self.clear_selection()
             if reason is None:
+                # Cleared after the move: BoardView.render's first reads then use the last
+                # frame's layout, so the move forces one style + layout pass instead of two.
                 self.do_move(move)
+                self.clear_selection()
                 return
+            self.clear_selection()
             self.toast(reason)
             self.view.shake(list(position.pile(source)[start:]))
             pick = self.selectable(pile, index) if index is not None else None
