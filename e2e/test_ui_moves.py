@@ -8,13 +8,13 @@ from harness import open_game
 from playwright.sync_api import Page, expect
 from ui_helpers import (
     card,
-    click_card,
-    click_pile,
+    click_move,
     dom_piles,
     drag,
     engine_piles,
     find_deal,
     first_move,
+    play_by_click,
     tableau_move,
     tableau_moves,
     wait_table,
@@ -113,9 +113,7 @@ def test_double_click_and_safe_automove_undo_as_one_step(page: Page) -> None:
     else:
         raise AssertionError("the deal has no move with auto-moves after the Ace")
     before = engine_piles(position)
-    n = len(position.pile(move.source))
-    click_card(page, move.source, n - move.count)
-    click_pile(page, move.target)
+    click_move(page, position, move)
     step = game.play(move)
     assert len(step) > 1
     wait_table(page, game.position)
@@ -170,12 +168,7 @@ def test_undo_redo_buttons_and_keys(page: Page) -> None:
     game = Game.new("russian", DEAL, automove=True)
     snapshots = [engine_piles(game.position)]
     for _ in range(2):
-        move = tableau_move(game.position)
-        n = len(game.position.pile(move.source))
-        click_card(page, move.source, n - move.count)
-        click_pile(page, move.target)
-        game.play(move)
-        wait_table(page, game.position)
+        play_by_click(page, game, tableau_move(game.position))
         snapshots.append(engine_piles(game.position))
     undo, redo = page.locator("#btn-undo"), page.locator("#btn-redo")
     assert redo.is_disabled()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from harness import open_game
 from playwright.sync_api import Page, expect
-from ui_helpers import board, click_card, click_pile, dom_piles, engine_piles, tableau_move
+from ui_helpers import board, click_move, dom_piles, engine_piles, tableau_move
 
 from solitaire import Game, Position
 
@@ -59,10 +59,7 @@ def test_deep_link_and_address_follow_the_table(page: Page) -> None:
 
     # restart: a move, then back to the deal
     game = Game.new("double-freecell", 4242)
-    move = tableau_move(game.position)
-    n = len(game.position.pile(move.source))
-    click_card(page, move.source, n - move.count)
-    click_pile(page, move.target)
+    click_move(page, game.position, tableau_move(game.position))
     assert page.locator("#st-moves").inner_text() == "1"
     page.locator("#btn-restart").click()
     assert page.locator("#st-moves").inner_text() == "0"
@@ -89,10 +86,7 @@ def test_bad_address_is_explained_and_the_game_is_playable(page: Page) -> None:
     assert hash_of(page) == f"#russian/{state['deal']}"
     # playable: a move by click
     game = Game.new("russian", int(state["deal"]))
-    move = tableau_move(game.position)
-    n = len(game.position.pile(move.source))
-    click_card(page, move.source, n - move.count)
-    click_pile(page, move.target)
+    click_move(page, game.position, tableau_move(game.position))
     assert page.locator("#st-moves").inner_text() == "1"
     page.locator("[data-action=dismiss-notice]").click()
     expect(notice).to_be_hidden()

@@ -13,9 +13,8 @@ from playwright.sync_api import Page, expect
 from ui_helpers import (
     KEY_SETTINGS,
     board,
-    click_card,
-    click_pile,
     game_key,
+    play_by_click,
     saved_doc,
     seed_storage,
     storage,
@@ -67,14 +66,6 @@ def hinted(page: Page) -> tuple[dict[str, str], list[str], list[str]]:
         "[...document.querySelectorAll('#board .pile.target')].map(p => p.dataset.pile)"
     )
     return state, cards, piles
-
-
-def play_by_click(page: Page, game: Game, move: Move) -> None:
-    n = len(game.position.pile(move.source))
-    click_card(page, move.source, n - move.count)
-    click_pile(page, move.target)
-    game.play(move)
-    wait_table(page, game.position)
 
 
 def test_hint_marks_a_winning_move_and_playing_it_keeps_the_deal_winnable(

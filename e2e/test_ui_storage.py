@@ -12,11 +12,11 @@ from ui_helpers import (
     KEY_SETTINGS,
     board,
     card,
-    click_card,
-    click_pile,
+    click_move,
     dom_piles,
     engine_piles,
     game_key,
+    play_by_click,
     saved_doc,
     seed_storage,
     stats_key,
@@ -73,12 +73,7 @@ def test_reload_resumes_with_history(page: Page) -> None:
     open_game(page, "russian", 21)
     game = Game.new("russian", 21)
     for _ in range(2):
-        move = tableau_move(game.position)
-        n = len(game.position.pile(move.source))
-        click_card(page, move.source, n - move.count)
-        click_pile(page, move.target)
-        game.play(move)
-        wait_table(page, game.position)
+        play_by_click(page, game, tableau_move(game.position))
     after_two = engine_piles(game.position)
     page.locator("#btn-undo").click()
     game.undo()
@@ -171,9 +166,7 @@ def test_corrupted_entries_are_dropped_with_a_notice(page: Page) -> None:
     # still playable
     game = Game.new("russian", 5)
     move = tableau_move(game.position)
-    n = len(game.position.pile(move.source))
-    click_card(page, move.source, n - move.count)
-    click_pile(page, move.target)
+    click_move(page, game.position, move)
     assert page.locator("#st-moves").inner_text() == "1"
     step = [str(m) for m in game.play(move)]
     # the page saves just after the move's handler (a zero-delay timer): wait for it

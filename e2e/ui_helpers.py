@@ -113,6 +113,19 @@ def click_pile(page: Page, pile: str) -> None:
         pile_el(page, pile).click(position={"x": 10, "y": 10})
 
 
+def click_move(page: Page, position: Position, move: Move) -> None:
+    """Make ``move`` as a player does by click-to-move: its bottom card, then the target pile."""
+    click_card(page, move.source, len(position.pile(move.source)) - move.count)
+    click_pile(page, move.target)
+
+
+def play_by_click(page: Page, game: Game, move: Move) -> None:
+    """Click ``move`` on the page, play it on the engine's copy, and wait for the table to match."""
+    click_move(page, game.position, move)
+    game.play(move)
+    wait_table(page, game.position)
+
+
 def drag(page: Page, source: str, index: int, target: str, steps: int = 8) -> None:
     """Press on a card's visible strip, move over the target pile's top card, release."""
     box = card(page, source, index).bounding_box()
