@@ -49,7 +49,7 @@ def main() -> int:
     ap.add_argument("--wall", action="store_true", help="wall-clock time, not CPU time")
     args = ap.parse_args()
     if not args.wall:
-        solver.clock = time.process_time
+        solver.set_clock(time.process_time)
     print(
         f"solver {solver.VERSION}; {'wall' if args.wall else 'CPU'} seconds; "
         f"deals {args.first}-{args.first + args.deals - 1}"

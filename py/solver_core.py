@@ -1,0 +1,445 @@
+"""What the solver's families and searches share: the compact state's constants, the
+foundation bookkeeping of :class:`Family`, the generic searches (depth-first, best-first,
+beam) and the conversion of a line back to engine moves.
+
+A game's family (how its compact state moves) lives in its own module: ``solver_yukon``
+(Russian, Double Russian), ``solver_rail`` (Double Rail), ``solver_freecell`` (Double
+FreeCell); each also says how its games are searched (its ``search`` function).
+:mod:`solitaire.solver` is the public entry point. See docs/solver.md.
+"""
+
+from __future__ import annotations
+
+import heapq
+import importlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .position import Move, Position
+from .rules import GameRules
+
+WINNABLE = "winnable"
+UNWINNABLE = "unwinnable"
+UNKNOWN = "unknown"
+
+DOWN = 64  # added to a face-down card's face in a pile's bytes
+SEP = b"\xff"
+
+# Internal moves are small tuples; the first item says what kind:
+T2T = 0  # (T2T, source pile, target pile, count)
+T2F = 1  # (T2F, pile)
+W2F = 2  # (W2F,)
+W2T = 3  # (W2T, target pile)
+C2F = 4  # (C2F, face)
+C2T = 5  # (C2T, face, target pile)
+T2C = 6  # (T2C, pile)
+DEAL = 7  # (DEAL,)
+
+IMove = tuple[int, ...]
+State = tuple[Any, ...]
+
+
+@dataclass
+class Result:
+    """What the solver found. ``line`` is set when the result is ``"winnable"``."""
+
+    result: str
+    nodes: int
+    seconds: float
+    line: list[Move] | None = None
+    reason: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "result": self.result,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 3),
+            "line": None if self.line is None else [str(m) for m in self.line],
+        }
+
+
+# The clock budgets are measured with: wall-clock by default; the benchmark sets it to
+# ``time.process_time`` so that other programs on a shared machine do not eat the budget.
+clock: Callable[[], float] = time.perf_counter
+
+# Best-first search: among equal scores, expand the newest position first (depth-first on
+# plateaus) rather than the oldest.
+LIFO = True
+
+
+# --------------------------------------------------------------------------- foundations
+#
+# ``fnd`` is a tuple of heights. By-suit games with one foundation per suit copy keep
+# ``decks`` slots per suit (slot ``s * decks + k``), kept in decreasing order inside a suit
+# so that the two interchangeable piles of a suit are stored one way only. Double FreeCell
+# keeps one slot per suit, 0 … 26 (built A→K twice).
+
+
+class Family:
+    """Rules shared by the three solver families; subclasses give moves and ordering."""
+
+    restricted = False
+
+    def __init__(self, rules: GameRules) -> None:
+        self.rules = rules
+        self.decks = rules.decks
+        self.total = rules.cards
+        self.laps = rules.foundation_laps
+        self.per_suit = rules.foundations // 4  # foundation piles per suit
+        build = rules.build
+        # For every face: the faces of rank r-1 whose copies must all be up for it to be safe.
+        self.below: list[tuple[int, ...]] = []
+        for f in range(52):
+            r, s = f % 13, f // 13
+            if r == 0:
+                self.below.append(())
+            elif build == "same-suit":
+                self.below.append((s * 13 + r - 1,))
+            elif build == "alternate-colour":
+                others = (0, 3) if s in (1, 2) else (1, 2)
+                self.below.append(tuple(o * 13 + r - 1 for o in others))
+            else:
+                self.below.append(tuple(o * 13 + r - 1 for o in range(4)))
+        if build == "same-suit":
+            self.fits = [[False] * 52 for _ in range(52)]
+            for c in range(52):
+                if c % 13 < 12:
+                    self.fits[c][c + 1] = True
+        elif build == "alternate-colour":
+            self.fits = [
+                [
+                    u % 13 == c % 13 + 1 and ((c // 13) in (1, 2)) != ((u // 13) in (1, 2))
+                    for u in range(52)
+                ]
+                for c in range(52)
+            ]
+        else:
+            self.fits = [[u % 13 == c % 13 + 1 for u in range(52)] for c in range(52)]
+
+    # ---- foundations
+    def f_index(self, fnd: tuple[int, ...], face: int) -> int:
+        """Slot that accepts ``face``, or -1."""
+        r, s = face % 13, face // 13
+        if self.laps == 2:
+            h = fnd[s]
+            return s if h < 26 and h % 13 == r else -1
+        n = self.per_suit
+        base = s * n
+        for k in range(base, base + n):
+            if fnd[k] == r:
+                return k
+        return -1
+
+    def f_add(self, fnd: tuple[int, ...], k: int) -> tuple[int, ...]:
+        lst = list(fnd)
+        lst[k] += 1
+        if self.per_suit == 2 and k % 2 == 1 and lst[k] > lst[k - 1]:
+            lst[k], lst[k - 1] = lst[k - 1], lst[k]
+        return tuple(lst)
+
+    def up_count(self, fnd: tuple[int, ...], face: int) -> int:
+        """How many copies of ``face`` are on the foundations."""
+        r, s = face % 13, face // 13
+        if self.laps == 2:
+            h = fnd[s]
+            return (h > r) + (h > 13 + r)
+        n = self.per_suit
+        return sum(1 for k in range(s * n, s * n + n) if fnd[k] > r)
+
+    def is_safe(self, fnd: tuple[int, ...], face: int) -> bool:
+        decks = self.decks
+        return all(self.up_count(fnd, b) >= decks for b in self.below[face])
+
+    def fnd_from(self, pos: Position) -> tuple[int, ...]:
+        if self.laps == 2:
+            lst = [0] * 4
+            for p in pos.foundations:
+                if p:
+                    lst[(p[0] % 52) // 13] = len(p)
+            return tuple(lst)
+        n = self.per_suit
+        heights: list[list[int]] = [[] for _ in range(4)]
+        for p in pos.foundations:
+            if p:
+                heights[(p[0] % 52) // 13].append(len(p))
+        out: list[int] = []
+        for s in range(4):
+            h = sorted(heights[s], reverse=True) + [0] * n
+            out += h[:n]
+        return tuple(out)
+
+    # ---- to be provided
+    # Deliberately repeated per family (hot, per node): specialised code, no per-game branches.
+    def start(self, pos: Position) -> State:
+        raise NotImplementedError
+
+    def key(self, st: State) -> bytes:
+        raise NotImplementedError
+
+    def moves(self, st: State) -> list[IMove]:
+        raise NotImplementedError
+
+    def apply(self, st: State, m: IMove) -> State:
+        raise NotImplementedError
+
+    def autoplay(self, st: State) -> tuple[State, list[IMove]]:
+        raise NotImplementedError
+
+    def won(self, st: State) -> bool:
+        return sum(st[1]) == self.total if self.laps == 1 else sum(st[1]) == 104
+
+    def score(self, st: State) -> float:
+        """Heuristic value of a position (bigger is better), for hints and ordering."""
+        raise NotImplementedError
+
+
+def flip(rest: bytes) -> bytes:
+    if rest and rest[-1] >= DOWN:
+        return rest[:-1] + bytes((rest[-1] - DOWN,))
+    return rest
+
+
+DOWN_BYTES = bytes(range(DOWN, DOWN + 52))
+
+
+def first_item(item: tuple[int, IMove]) -> int:
+    return item[0]
+
+
+# --------------------------------------------------------------------------- families
+
+#: The module holding each game's family (its ``FAMILY`` class and ``search`` function).
+FAMILY_MODULES = {
+    "russian": "solver_yukon",
+    "double-russian": "solver_yukon",
+    "double-rail": "solver_rail",
+    "double-freecell": "solver_freecell",
+}
+
+
+def family_module(game: str) -> Any:
+    return importlib.import_module(f".{FAMILY_MODULES[game]}", __package__)
+
+
+def family(rules: GameRules, restricted: bool = False) -> Family:
+    """The search rules of a game. ``restricted`` (Double Rail only) leaves out moves that
+    split a run between two cards of the same rank unless the card uncovered can go to
+    a foundation: an incomplete search, used only to find wins fast."""
+    fam: Family = family_module(rules.id).FAMILY(rules)
+    fam.restricted = restricted
+    return fam
+
+
+# --------------------------------------------------------------------------- the search
+
+
+def to_engine(pos: Position, line: list[IMove], check_win: bool = True) -> list[Move]:
+    """Turn internal moves into engine moves, playing them on ``pos`` to choose the
+    foundation and free-cell indices (canonical states forget those). Raises
+    ``IllegalMove`` if a move does not replay, which would be a solver bug."""
+    out: list[Move] = []
+    for m in line:
+        kind = m[0]
+        if kind == T2T:
+            mv = Move(f"tableau-{m[1]}", f"tableau-{m[2]}", m[3])
+        elif kind in (T2F, W2F, C2F):
+            if kind == T2F:
+                src = f"tableau-{m[1]}"
+                card = pos.tableau[m[1]][-1]
+            elif kind == W2F:
+                src, card = "waste", pos.waste[-1]
+            else:
+                k = next(k for k, c in enumerate(pos.cells) if c is not None and c % 52 == m[1])
+                src, card = f"cell-{k}", pos.cells[k] or 0
+            f = next(
+                (f for f, p in enumerate(pos.foundations) if pos.foundation_accepts(card, p)), -1
+            )
+            mv = Move(src, f"foundation-{f}")
+        elif kind == W2T:
+            mv = Move("waste", f"tableau-{m[1]}")
+        elif kind == C2T:
+            k = next(k for k, c in enumerate(pos.cells) if c is not None and c % 52 == m[1])
+            mv = Move(f"cell-{k}", f"tableau-{m[2]}")
+        elif kind == T2C:
+            k = next(k for k, c in enumerate(pos.cells) if c is None)
+            mv = Move(f"tableau-{m[1]}", f"cell-{k}")
+        else:
+            mv = Move("stock", "waste")
+        pos = pos.play(mv)
+        out.append(mv)
+    if check_win and not pos.is_won():
+        raise AssertionError("solver line does not win")
+    return out
+
+
+def _start(
+    position: Position, budget: float | None, restricted: bool = False
+) -> tuple[float, Family, float | None, State, list[IMove]]:
+    """The start of every search: its clock, rules, deadline, and the root after autoplay."""
+    t0 = clock()
+    fam = family(position.rules, restricted)
+    deadline = None if budget is None else t0 + budget
+    root, autos = fam.autoplay(fam.start(position))
+    return t0, fam, deadline, root, autos
+
+
+def _trace(
+    steps: list[list[IMove]], parents: list[int], node: int, line: list[IMove]
+) -> list[IMove]:
+    """``line`` (the moves after ``node``) preceded by the moves from the root to ``node``."""
+    while node >= 0:
+        line[:0] = steps[node]
+        node = parents[node]
+    return line
+
+
+def depth_first(
+    position: Position,
+    budget: float | None = 10.0,
+    max_nodes: int | None = None,
+) -> Result:
+    """Exhaustive depth-first search with a transposition table and move ordering."""
+    t0, fam, deadline, root, autos = _start(position, budget)
+    nodes = 1
+    if fam.won(root):
+        line = to_engine(position, autos)
+        return Result(WINNABLE, nodes, clock() - t0, line)
+    seen = {fam.key(root)}
+    path: list[list[IMove]] = [autos]
+    stack: list[list[Any]] = [[fam.moves(root), 0, root]]
+    moves_of = fam.moves
+    apply = fam.apply
+    autoplay = fam.autoplay
+    key = fam.key
+    won = fam.won
+    add = seen.add
+    node_cap = max_nodes if max_nodes is not None else 1 << 62
+    while stack:
+        frame = stack[-1]
+        ms = frame[0]
+        i = frame[1]
+        if i >= len(ms):
+            stack.pop()
+            path.pop()
+            continue
+        frame[1] = i + 1
+        m = ms[i]
+        st, done = autoplay(apply(frame[2], m))
+        if won(st):
+            path.append([m, *done])
+            line = to_engine(position, [x for step in path for x in step])
+            return Result(WINNABLE, nodes, clock() - t0, line)
+        k = key(st)
+        if k in seen:
+            continue
+        add(k)
+        nodes += 1
+        if not nodes & 255 and (nodes >= node_cap or (deadline is not None and clock() > deadline)):
+            return Result(UNKNOWN, nodes, clock() - t0, reason="budget")
+        path.append([m, *done])
+        stack.append([moves_of(st), 0, st])
+    return Result(UNWINNABLE, nodes, clock() - t0)
+
+
+def best_first(
+    position: Position,
+    budget: float | None = 10.0,
+    max_nodes: int | None = None,
+    restricted: bool = False,
+) -> Result:
+    """Greedy best-first search: always expand the generated position with the best
+    heuristic score. Complete like :func:`solve` (every reachable position is expanded once
+    before it says ``"unwinnable"``), but it finds wins far faster in the free-cell game."""
+    t0, fam, deadline, root, autos = _start(position, budget, restricted)
+    if fam.won(root):
+        return Result(WINNABLE, 1, clock() - t0, to_engine(position, autos))
+    seen = {fam.key(root)}
+    parents: list[int] = [-1]
+    steps: list[list[IMove]] = [autos]
+    heap: list[tuple[float, int, int, State]] = [(0.0, 0, 0, root)]
+    moves_of = fam.moves
+    apply = fam.apply
+    autoplay = fam.autoplay
+    key = fam.key
+    won = fam.won
+    score = fam.score
+    add = seen.add
+    push = heapq.heappush
+    tie = -1 if LIFO else 1
+    pop = heapq.heappop
+    node_cap = max_nodes if max_nodes is not None else 1 << 62
+    expanded = 0
+    while heap:
+        _, _, node, st = pop(heap)
+        expanded += 1
+        if not expanded & 15 and (
+            len(parents) >= node_cap or (deadline is not None and clock() > deadline)
+        ):
+            return Result(UNKNOWN, len(parents), clock() - t0, reason="budget")
+        for m in moves_of(st):
+            child, done = autoplay(apply(st, m))
+            if won(child):
+                line = _trace(steps, parents, node, [m, *done])
+                return Result(WINNABLE, len(parents), clock() - t0, to_engine(position, line))
+            k = key(child)
+            if k in seen:
+                continue
+            add(k)
+            parents.append(node)
+            steps.append([m, *done])
+            push(heap, (-score(child), tie * len(parents), len(parents) - 1, child))
+    if restricted:
+        return Result(UNKNOWN, len(parents), clock() - t0, reason="restricted search exhausted")
+    return Result(UNWINNABLE, len(parents), clock() - t0)
+
+
+def beam(
+    position: Position,
+    width: int = 200,
+    budget: float | None = 10.0,
+    max_nodes: int | None = None,
+) -> Result:
+    """Beam search: keep the ``width`` best positions of each depth. Finds wins fast in the
+    games where depth-first search gets lost; it proves nothing, so it only ever answers
+    ``"winnable"`` (with a line) or ``"unknown"``."""
+    t0, fam, deadline, root, autos = _start(position, budget)
+    if fam.won(root):
+        return Result(WINNABLE, 1, clock() - t0, to_engine(position, autos))
+    seen = {fam.key(root)}
+    parents: list[int] = [-1]
+    steps: list[list[IMove]] = [autos]
+    layer: list[tuple[float, int, State]] = [(0.0, 0, root)]
+    node_cap = max_nodes if max_nodes is not None else 1 << 62
+    score = fam.score
+    while layer:
+        nxt: list[tuple[float, int, State]] = []
+        for _, node, st in layer:
+            for m in fam.moves(st):
+                child, done = fam.autoplay(fam.apply(st, m))
+                if fam.won(child):
+                    line = _trace(steps, parents, node, [m, *done])
+                    return Result(
+                        WINNABLE,
+                        len(parents),
+                        clock() - t0,
+                        to_engine(position, line),
+                    )
+                k = fam.key(child)
+                if k in seen:
+                    continue
+                seen.add(k)
+                parents.append(node)
+                steps.append([m, *done])
+                nxt.append((-score(child), len(parents) - 1, child))
+            if len(parents) >= node_cap or (deadline is not None and clock() > deadline):
+                return Result(UNKNOWN, len(parents), clock() - t0, reason="budget")
+        nxt.sort(key=_first_f)
+        layer = nxt[:width]
+    return Result(UNKNOWN, len(parents), clock() - t0, reason="beam")
+
+
+def _first_f(item: tuple[float, int, State]) -> float:
+    return item[0]
