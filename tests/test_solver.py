@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 import conftest
 import pytest
@@ -391,6 +392,23 @@ def test_survey_writes_lines_and_resumes(tmp_path: object) -> None:
     assert sorted(x["deal"] for x in again) == [1, 2, 3, 4, 5, 6]
     assert next(x for x in again if x["deal"] == 2)["nodes"] == -7
     assert done_deals(out) == {1, 2, 3, 4, 5, 6}
+
+
+def test_survey_cpu_clock(tmp_path: object) -> None:
+    """--cpu counts the budget in CPU seconds: recorded, honoured, and the clock restored."""
+    from solitaire import solver_core
+
+    out = os.path.join(str(tmp_path), "cpu.jsonl")
+    survey("double-rail", 1, 1, budget=0.05, out=out, jobs=1, quiet=True, cpu=True)
+    with open(out, encoding="utf-8") as f:
+        (rec,) = [json.loads(x) for x in f]
+    assert rec["clock"] == "cpu"
+    assert rec["seconds"] < 1.0  # decided or not, the 0.05 s budget held
+    assert solver_core.clock is time.perf_counter
+    done = run("survey", "russian", "1", "1", "--cpu", "--out", out + "2", "--jobs", "1")
+    assert done.returncode == 0, done.stderr
+    with open(out + "2", encoding="utf-8") as f:
+        assert json.loads(f.readline())["clock"] == "cpu"
 
 
 def test_cli_survey_command(tmp_path: object) -> None:
