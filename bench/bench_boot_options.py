@@ -8,8 +8,11 @@ the service worker controls the page, and, for the variants that load Pyodide th
 web/pyodide-boot.mjs, as built, once the memory snapshot is saved), navigation start ->
 <html data-app="ready">. Variants and bare page take turns in every round; the table gives
 medians and each variant's ratio to the as-built site of the same rounds. "no-snapshot" is the
-site as it was before the snapshot (pyscript.json loading Pyodide itself); see
-docs/performance.md.
+site as it was before the snapshot (pyscript.json loading Pyodide itself); "before-early-start"
+the site before the early start (Pyodide started by PyScript's loadPyodide() call, the page's
+files fetched by PyScript's files map once Pyodide is up, every PyScript plugin loaded);
+"early-start-only" and "all-plugins" take back one part of it each. See docs/performance.md.
+`--cold-only` skips the warm boots (about 3x faster).
 """
 
 from __future__ import annotations
@@ -33,11 +36,22 @@ PRELOADS = """  <link rel="modulepreload" href="vendor/pyodide/pyodide.mjs">
   <link rel="preload" href="vendor/pyodide/python_stdlib.zip" as="fetch" crossorigin>
 """
 
-# index.html without PyScript: the same Pyodide, the same files map, the same main().
+#: Fetch Pyodide's loader along with web/pyodide-boot.mjs instead of after it.
+MODULEPRELOAD = """  <link rel="modulepreload" href="vendor/pyodide/pyodide.mjs">
+"""
+
+# index.html without PyScript: the same Pyodide, the same files, the same main(). Through
+# web/pyodide-boot.mjs the interpreter comes with the files already written.
 NO_PYSCRIPT_LOADER = """<script type="module">
   import { loadPyodide } from "./%(module)s";
-  const config = await (await fetch("./pyscript.json")).json();
-  const source = Promise.all(Object.entries(config.files).map(async ([url, path]) => {
+  const py = await loadPyodide();
+  py.runPython("from solitaire.web.app import main\\nmain()");
+</script>
+"""
+NO_PYSCRIPT_PLAIN_LOADER = """<script type="module">
+  import { loadPyodide } from "./vendor/pyodide/pyodide.mjs";
+  const files = await (await fetch("./pyodide-files.json")).json();
+  const source = Promise.all(Object.entries(files).map(async ([url, path]) => {
     const r = await fetch(url);
     if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
     return [path, await r.text()];
@@ -58,15 +72,7 @@ def _index() -> str:
 
 
 def _with_preloads(html: str) -> str:
-    new, n = re.subn(
-        r'(\s*<script type="module" src="vendor/pyscript/core\.js"></script>)',
-        "\n" + PRELOADS.rstrip("\n") + r"\1",
-        html,
-        count=1,
-    )
-    if not n:
-        raise ValueError("index.html: no <script type=module src=vendor/pyscript/core.js>")
-    return new
+    return _with_head_links(html, PRELOADS)
 
 
 def _without_pyscript(html: str, module: str) -> str:
@@ -76,13 +82,56 @@ def _without_pyscript(html: str, module: str) -> str:
     )
     html, n3 = re.subn(
         r'<script type="py"[^>]*>.*?</script>',
-        lambda m: NO_PYSCRIPT_LOADER % {"module": module},
+        lambda m: (
+            NO_PYSCRIPT_PLAIN_LOADER
+            if module.startswith("vendor/")
+            else NO_PYSCRIPT_LOADER % {"module": module}
+        ),
         html,
         flags=re.S,
     )
     if not (n2 and n3):
         raise ValueError("index.html: PyScript script tags not found")
     return html
+
+
+EARLY_START = re.compile(
+    r"\s*(?:<!--(?:(?!-->).)*-->\s*)?"
+    r'<script type="module" src="web/pyodide-boot\.mjs" async></script>',
+    re.S,
+)
+
+
+def _without_early_start(html: str) -> str:
+    """index.html as before the early start: Pyodide starts only when PyScript, once loaded,
+    imports web/pyodide-boot.mjs and calls its loadPyodide()."""
+    html, n = EARLY_START.subn("", html, count=1)
+    if not n:
+        raise ValueError("index.html: no <script type=module src=web/pyodide-boot.mjs async>")
+    return html
+
+
+MPY_CONFIG = re.compile(r"\s*(?:<!--(?:(?!-->).)*-->\s*)?<mpy-config\b.*?</mpy-config>", re.S)
+
+
+def _without_mpy_config(html: str) -> str:
+    html, n = MPY_CONFIG.subn("", html, count=1)
+    if not n:
+        raise ValueError("index.html: no <mpy-config>")
+    return html
+
+
+def _with_head_links(html: str, links: str) -> str:
+    """``links`` inserted before the early-start script (or core.js's, without one)."""
+    anchor = re.search(
+        r'\n\s*(?:<!--(?:(?!-->).)*-->\s*)?<script type="module" src="(?:web/pyodide-boot\.mjs|'
+        r'vendor/pyscript/core\.js)"',
+        html,
+        re.S,
+    )
+    if not anchor:
+        raise ValueError("index.html: no early-start or core.js script")
+    return html[: anchor.start()] + "\n" + links.rstrip("\n") + html[anchor.start() :]
 
 
 def _static_boot_screen(html: str) -> str:
@@ -93,8 +142,14 @@ def _static_boot_screen(html: str) -> str:
     return html.replace("</head>", "  <style>.boot-card { animation: none; }</style>\n</head>", 1)
 
 
+#: PyScript's files map fetches the page's files once Pyodide is up, and every PyScript plugin
+#: is loaded (before the early start).
+PYSCRIPT_FILES_ALL_PLUGINS = {"FILES_BY_BOOT_MODULE": False, "PYSCRIPT_PLUGINS_OFF": ()}
 #: The page loads Pyodide itself, as before web/pyodide-boot.mjs (no memory snapshot).
-NO_SNAPSHOT = {"MAIN_INTERPRETER_URL": "./vendor/pyodide/pyodide.mjs"}
+NO_SNAPSHOT = {
+    "MAIN_INTERPRETER_URL": "./vendor/pyodide/pyodide.mjs",
+    "FILES_BY_BOOT_MODULE": False,
+}
 SNAPSHOT_SAVED = lib.SNAPSHOT_SAVED
 
 
@@ -102,15 +157,43 @@ def variants() -> dict[str, Callable[[], tuple[dict[str, str | None], dict[str, 
     """name -> () -> (changed files, build_site constants, extra JS condition before warm)."""
     return {
         "as-built": lambda: ({}, {}, SNAPSHOT_SAVED),
-        "no-snapshot": lambda: ({}, NO_SNAPSHOT, None),
+        "no-snapshot": lambda: (
+            {"index.html": _without_early_start(_index())},
+            NO_SNAPSHOT,
+            None,
+        ),
         "preload": lambda: ({"index.html": _with_preloads(_index())}, {}, SNAPSHOT_SAVED),
+        "before-early-start": lambda: (
+            {"index.html": _without_mpy_config(_without_early_start(_index()))},
+            PYSCRIPT_FILES_ALL_PLUGINS,
+            SNAPSHOT_SAVED,
+        ),
+        "early-start-only": lambda: (
+            {"index.html": _without_mpy_config(_index())},
+            PYSCRIPT_FILES_ALL_PLUGINS,
+            SNAPSHOT_SAVED,
+        ),
+        "all-plugins": lambda: (
+            {"index.html": _without_mpy_config(_index())},
+            {"PYSCRIPT_PLUGINS_OFF": ()},
+            SNAPSHOT_SAVED,
+        ),
+        "early+modulepreload": lambda: (
+            {"index.html": _with_head_links(_index(), MODULEPRELOAD)},
+            {},
+            SNAPSHOT_SAVED,
+        ),
         "static-boot-screen": lambda: (
             {"index.html": _static_boot_screen(_index())},
             {},
             SNAPSHOT_SAVED,
         ),
         "no-pyscript": lambda: (
-            {"index.html": _without_pyscript(_index(), "vendor/pyodide/pyodide.mjs")},
+            {
+                "index.html": _without_pyscript(
+                    _without_early_start(_index()), "vendor/pyodide/pyodide.mjs"
+                )
+            },
             {},
             None,
         ),
@@ -120,6 +203,46 @@ def variants() -> dict[str, Callable[[], tuple[dict[str, str | None], dict[str, 
             SNAPSHOT_SAVED,
         ),
     }
+
+
+# Where a cold boot's time went, from the page's own clocks (ms since navigation start): when
+# Pyodide began fetching its wasm (i.e. loadPyodide() really started), when it was up
+# (web/pyodide-boot.mjs's "pyodide-boot:started", bench/pages/bare.html's "bare:started").
+PHASES_JS = """() => {
+  const t = {};
+  for (const m of performance.getEntriesByType('mark')) t[m.name] = m.startTime;
+  const wasm = performance.getEntriesByType('resource')
+    .find((e) => e.name.endsWith('/pyodide.asm.wasm'));
+  if (wasm) t['wasm:fetch'] = wasm.startTime;
+  return t;
+}"""
+PHASES = ("to Pyodide start", "Pyodide start-up", "after Pyodide")
+#: "after Pyodide" split at PyScript's "Loaded Pyodide" progress event: PyScript's JS side (and,
+#: with its files map, the fetching of the files), then its Python side, our imports, main().
+AFTER = ("PyScript JS", "Python + main()")
+
+
+def cold_boot(
+    browser: Any, base_url: str, path: str, service_worker: bool, throttle: Any
+) -> tuple[lib.Boot, dict[str, float]]:
+    """A cold boot only, like lib.measure_boot's, plus its phases (PHASES)."""
+    ctx = lib.new_context(browser, base_url, service_workers=service_worker)
+    errors: list[str] = []
+    ctx.on("console", lambda m: errors.append(m.text[:300]) if m.type == "error" else None)
+    ctx.on("weberror", lambda e: errors.append(str(e.error)[:300]))
+    try:
+        page, marks, task = lib._open_timed(ctx, path, None, throttle)
+        t = page.evaluate(PHASES_JS)
+    finally:
+        ctx.close()
+    ready = marks["app:ready"]
+    up = t.get("pyodide-boot:started", t.get("bare:started", float("nan")))
+    start = t.get("wasm:fetch", float("nan"))
+    phases = dict(zip(PHASES, (start, up - start, ready - up), strict=True))
+    if "Loaded Pyodide" in marks:
+        phases[AFTER[0]] = marks["Loaded Pyodide"] - up
+        phases[AFTER[1]] = ready - marks["Loaded Pyodide"]
+    return lib.Boot(ready, None, marks, {}, [], errors, task, None), phases
 
 
 def play_a_little(page: Any) -> None:
@@ -136,6 +259,9 @@ def main(argv: list[str] | None = None) -> int:
         "--throttle",
         default="",
         help="emulate a network for the pages' requests: MBITS,RTT_MS (e.g. 20,40)",
+    )
+    ap.add_argument(
+        "--cold-only", action="store_true", help="measure cold boots only (no warm boot)"
     )
     args = ap.parse_args(argv)
     throttle = tuple(float(x) for x in args.throttle.split(",")) if args.throttle else None
@@ -154,6 +280,7 @@ def main(argv: list[str] | None = None) -> int:
         flush=True,
     )
     results: dict[str, list[lib.Boot]] = {n: [] for n in [*names, "bare"]}
+    phases: dict[str, list[dict[str, float]]] = {n: [] for n in [*names, "bare"]}
     import contextlib
 
     with contextlib.ExitStack() as stack:
@@ -170,12 +297,17 @@ def main(argv: list[str] | None = None) -> int:
             if rnd % 2:
                 order.reverse()
             for name in order:
-                if name == "bare":
+                if args.cold_only:
+                    url = bare_url if name == "bare" else servers[name][0]
+                    path = "bench/bare.html" if name == "bare" else REAL
+                    boot, ph = cold_boot(br, url, path, name != "bare", throttle)
+                    phases[name].append(ph)
+                elif name == "bare":
                     boot = lib.measure_boot(
                         br,
                         bare_url,
                         "bench/bare.html",
-                        warm=True,
+                        warm=not args.cold_only,
                         service_worker=False,
                         throttle=throttle,
                     )
@@ -185,17 +317,22 @@ def main(argv: list[str] | None = None) -> int:
                         br,
                         url,
                         REAL,
-                        warm=True,
+                        warm=not args.cold_only,
                         service_worker=True,
                         warm_ready_js=warm_js,
-                        check_warm=play_a_little if rnd == 0 else None,
+                        check_warm=play_a_little if rnd == 0 and not args.cold_only else None,
                         throttle=throttle,
                     )
                 results[name].append(boot)
                 errors = [e for e in boot.errors if "favicon.ico" not in e]
                 print(
                     f"  round {rnd + 1} {name:22} cold {boot.cold_ms:7,.0f} ms  "
-                    f"warm {boot.warm_ms or 0:7,.0f} ms"
+                    + (
+                        f"task {boot.cold_task_ms:7,.0f} ms"
+                        + "".join(f"  {k} {v:6,.0f}" for k, v in ph.items())
+                        if args.cold_only
+                        else f"warm {boot.warm_ms or 0:7,.0f} ms"
+                    )
                     + (f"  {len(errors)} console errors: {errors[:3]}" if errors else ""),
                     flush=True,
                 )
@@ -213,19 +350,21 @@ def main(argv: list[str] | None = None) -> int:
         warm = [b.warm_ms or 0 for b in results[name]]
         cold_task = [b.cold_task_ms for b in results[name]]
         warm_task = [b.warm_task_ms or 0 for b in results[name]]
-        rows.append(
-            [
-                name if name != "bare" else "bare Pyodide page (warm: HTTP cache)",
-                lib.fmt_ms(lib.median(cold)),
-                ratio(cold, bare_cold),
-                ratio(cold_task, bare_task),
-                ratio(cold, base_cold),
+        row = [
+            name if name != "bare" else "bare Pyodide page (warm: HTTP cache)",
+            lib.fmt_ms(lib.median(cold)),
+            ratio(cold, bare_cold),
+            ratio(cold_task, bare_task),
+            ratio(cold, base_cold),
+        ]
+        if not args.cold_only:
+            row += [
                 lib.fmt_ms(lib.median(warm)),
                 ratio(warm, cold),
                 ratio(warm_task, cold_task),
                 ratio(warm, base_warm),
             ]
-        )
+        rows.append(row)
     print(
         f"\n## Start-up options, {args.runs} rounds, medians (ratios: median of per-round ratios)\n"
     )
@@ -240,11 +379,31 @@ def main(argv: list[str] | None = None) -> int:
         "(task)",
         "warm/as-built warm",
     ]
-    print(lib.table(rows, header))
+    print(lib.table(rows, header[: len(rows[0])]))
     print(
         "(task): the same ratio for main-thread task time (CDP TaskDuration), which other "
         "processes competing for the CPU inflate much less than wall time"
     )
+    if args.cold_only:
+        print(
+            "\n## Cold boot phases, medians (ms since navigation start; Pyodide's own start-up, "
+            "the same code on every page, is where the machine's load shows most)\n"
+        )
+        rows = []
+        for name in [*names, "bare"]:
+            meds = [lib.median([p[k] for p in phases[name]]) for k in PHASES]
+            # The page's cost over the bare page without the noisy common part: its boot with
+            # the bare page's median Pyodide start-up instead of its own.
+            bare_meds = [lib.median([p[k] for p in phases["bare"]]) for k in PHASES]
+            est = (meds[0] + bare_meds[1] + meds[2]) / sum(bare_meds)
+            after = [
+                lib.fmt_ms(lib.median([p[k] for p in phases[name]]))
+                if all(k in p for p in phases[name])
+                else ""
+                for k in AFTER
+            ]
+            rows.append([name, *(lib.fmt_ms(m) for m in meds), *after, f"{est:.2f}x"])
+        print(lib.table(rows, ["variant", *PHASES, *AFTER, "same start-up: / bare"]))
     print(f"\nload average at end: {lib.loadavg()}")
     return 0
 

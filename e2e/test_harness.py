@@ -8,6 +8,7 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 from urllib.request import urlopen
 
 import build_site
@@ -17,15 +18,18 @@ from harness import Watch, origin, wait_ready
 from playwright.sync_api import Page
 from serve import SiteServer
 
-# A page like index.html, reduced to what the harness needs: PyScript with our config, a check
-# that the files map put the package where Python imports it from, and the ready flag.
+# A page like index.html, reduced to what the harness needs: the early start of Pyodide, PyScript
+# with our config, a check that the package is where Python imports it from, and the ready flag.
 PROBE_PAGE = """<!doctype html>
 <html lang="en" data-app="loading">
 <head>
   <meta charset="utf-8">
   <title>harness probe</title>
   <link rel="icon" href="icons/icon.svg" type="image/svg+xml">
+  <script type="module" src="web/pyodide-boot.mjs" async></script>
   <script type="module" src="vendor/pyscript/core.js"></script>
+  <mpy-config hidden>{"plugins": ["!deprecations-manager", "!donkey", "!py-editor",
+    "!py-game", "!py-terminal"]}</mpy-config>
   <script src="web/register-sw.js" defer></script>
 </head>
 <body>
@@ -55,6 +59,8 @@ WORKER_PAGE = """<!doctype html>
   <title>harness worker probe</title>
   <link rel="icon" href="icons/icon.svg" type="image/svg+xml">
   <script type="module" src="vendor/pyscript/core.js"></script>
+  <mpy-config hidden>{"plugins": ["!deprecations-manager", "!donkey", "!py-editor",
+    "!py-game", "!py-terminal"]}</mpy-config>
 </head>
 <body>
 <script type="py" worker name="probe" config="pyscript-worker.json">
@@ -142,6 +148,10 @@ NOT_ON_THE_PAGE = {
     "hints.py",
     "solve_cli.py",
     "solver.py",
+    "solver_core.py",
+    "solver_freecell.py",
+    "solver_rail.py",
+    "solver_yukon.py",
     "web/solver_worker.py",
 }
 
@@ -155,9 +165,14 @@ def test_pyscript_configs_map_the_python_files(site_dir: Path) -> None:
         if "__pycache__" not in p.parts
     }
     on_page = {k: v for k, v in every.items() if k.removeprefix("./py/") not in NOT_ON_THE_PAGE}
+    unused_plugins = ["deprecations-manager", "donkey", "py-editor", "py-game", "py-terminal"]
     expected = {
-        # The page: the snapshot-restoring wrapper, and only the modules it imports.
-        "pyscript.json": {"interpreter": "./web/pyodide-boot.mjs", "files": on_page},
+        # The page: the early-starting, snapshot-restoring wrapper, which writes the page's
+        # files itself (pyodide-files.json: only the modules it imports); no unused plugin.
+        "pyscript.json": {
+            "interpreter": "./web/pyodide-boot.mjs",
+            "plugins": [f"!{p}" for p in unused_plugins],
+        },
         # Workers: Pyodide itself, every module.
         "pyscript-worker.json": {"interpreter": "./vendor/pyodide/pyodide.mjs", "files": every},
     }
@@ -165,8 +180,10 @@ def test_pyscript_configs_map_the_python_files(site_dir: Path) -> None:
         config = json.loads((site_dir / name).read_text(encoding="utf-8"))
         assert config == want, name
         assert (site_dir / config["interpreter"]).is_file()
-        for url in config["files"]:
-            assert (site_dir / url).is_file()
+    page_files = json.loads((site_dir / "pyodide-files.json").read_text(encoding="utf-8"))
+    assert page_files == on_page
+    for url in [*page_files, *every]:
+        assert (site_dir / url).is_file()
 
 
 def test_service_worker_is_stamped_with_version_and_every_file(site_dir: Path) -> None:
@@ -200,7 +217,8 @@ def test_probe_page_boots_vendored_pyodide_fetching_exactly_the_runtime(
     assert root.get_attribute("data-python", timeout=1000).startswith("3.")  # type: ignore[union-attr]
     files = json.loads(root.get_attribute("data-files") or "[]")
     config = json.loads((site_dir / "pyscript.json").read_text(encoding="utf-8"))
-    assert files == sorted(v.removeprefix("./") for v in config["files"].values())
+    page_files = json.loads((site_dir / "pyodide-files.json").read_text(encoding="utf-8"))
+    assert files == sorted(v.removeprefix("./") for v in page_files.values())
     assert (root.get_attribute("data-package") or "").endswith("solitaire/__init__.py")
 
     # No snapshot in a fresh context (and none made: service workers are blocked here).
@@ -216,13 +234,15 @@ def test_probe_page_boots_vendored_pyodide_fetching_exactly_the_runtime(
     assert _vendor_refs((site_dir / "index.html").read_text(encoding="utf-8")) == _vendor_refs(
         PROBE_PAGE
     )
-    # The page loads Pyodide through our wrapper, and fetches exactly the Python files of its
-    # config; the snapshot worker is not started without a service worker.
+    # The page loads Pyodide through our wrapper (once: the early start and PyScript share it),
+    # which fetches exactly the Python files of pyodide-files.json; the snapshot worker is not
+    # started without a service worker.
     assert config["interpreter"] == "./web/pyodide-boot.mjs"
-    assert "web/pyodide-boot.mjs" in fetched
+    every_request = [urlsplit(u).path for u in watch.requested if watch.is_local(u)]
+    assert every_request.count("/vendor/pyodide/pyodide.asm.wasm") == 1  # one interpreter
     assert "web/pyodide-snapshot-worker.mjs" not in fetched
     assert sorted(p for p in fetched if p.startswith("py/")) == sorted(
-        url.removeprefix("./") for url in config["files"]
+        url.removeprefix("./") for url in page_files
     )
     assert not watch.blocked
 

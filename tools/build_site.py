@@ -12,9 +12,11 @@ What goes in (see docs/build.md):
   ``node_modules/``: five Pyodide files in ``vendor/pyodide/`` and PyScript's ``core.js``,
   its hashed core chunk and the plugin chunks it loads at boot in ``vendor/pyscript/`` (not
   ``core.css``: it only styles PyScript's own tags and editor/terminal, which the page has none of);
-- ``pyscript.json`` (the page: interpreter ``web/pyodide-boot.mjs``, which restores a Pyodide
-  memory snapshot when a visit saved one, and the ``files`` map of the modules the page imports)
-  and ``pyscript-worker.json`` (workers: the plain Pyodide module and every Python file);
+- ``pyscript.json`` (the page: interpreter ``web/pyodide-boot.mjs``, which starts Pyodide early,
+  restores a memory snapshot when a visit saved one and writes the modules the page imports,
+  listed in ``pyodide-files.json``, into the interpreter's file system; PyScript's plugins that
+  the page does not use are turned off) and ``pyscript-worker.json`` (workers: the plain Pyodide
+  module and every Python file in PyScript's ``files`` map);
 - ``sw.js`` with the cache version (a hash of every other file) and the precache list.
 
 Usage: ``python tools/build_site.py [--out DIR] [--quiet]``.
@@ -47,7 +49,8 @@ PYODIDE_FILES = (
     "python_stdlib.zip",
     "pyodide-lock.json",
 )
-#: Plugins that PyScript's core imports on every boot, even when unused (measured in Chromium).
+#: Plugins that PyScript's core imports on every boot unless the config turns them off
+#: (``"plugins": ["!name"]``; measured in Chromium).
 PYSCRIPT_BOOT_PLUGINS = (
     "error",
     "deprecations-manager",
@@ -56,13 +59,24 @@ PYSCRIPT_BOOT_PLUGINS = (
     "py-game",
     "py-terminal",
 )
+#: The ones the page turns off in pyscript.json: tags and helpers it does not use (code editor,
+#: pygame, terminal, the ``donkey`` helper, warnings about CDN URLs). ``error`` stays: it is
+#: imported even when turned off, and shows a Python error on the page.
+PYSCRIPT_PLUGINS_OFF = ("deprecations-manager", "donkey", "py-editor", "py-game", "py-terminal")
 #: Where PyScript finds the interpreter (resolved against the page URL). Workers (the solver)
 #: load Pyodide itself; the page loads it through web/pyodide-boot.mjs, which restores a memory
 #: snapshot saved by an earlier visit (docs/performance.md) and falls back to a normal start.
 INTERPRETER_URL = "./vendor/pyodide/pyodide.mjs"
 MAIN_INTERPRETER_URL = "./web/pyodide-boot.mjs"
+#: The page's Python files: written into the interpreter by web/pyodide-boot.mjs, which fetches
+#: them while Pyodide starts (not by PyScript's ``files`` map, which fetches them only once the
+#: interpreter is up). Same format as a ``files`` map; at the site root.
+BOOT_FILES = "pyodide-files.json"
+#: False: the page's files in pyscript.json's ``files`` map instead (and an empty BOOT_FILES),
+#: as before the early start; for the start-up benchmarks.
+FILES_BY_BOOT_MODULE = True
 #: The module the page runs (index.html: ``from solitaire.web.app import main``), relative to
-#: py/. pyscript.json maps only it and what it imports, transitively.
+#: py/. pyodide-files.json lists only it and what it imports, transitively.
 MAIN_MODULE = "web/app.py"
 #: The name of the package that py/ becomes in the interpreter.
 PACKAGE = "solitaire"
@@ -153,7 +167,7 @@ def _static_closure(dist: Path, entries: Iterable[str]) -> list[str]:
     return sorted(seen)
 
 
-def pyscript_runtime_files(dist: Path) -> list[str]:
+def pyscript_runtime_files(dist: Path, plugins: Iterable[str] = PYSCRIPT_BOOT_PLUGINS) -> list[str]:
     """The files of ``@pyscript/core/dist`` that a page fetches at boot with a JSON config.
 
     ``core.js`` re-exports the hashed core chunk; the core chunk holds a map from plugin name
@@ -162,16 +176,16 @@ def pyscript_runtime_files(dist: Path) -> list[str]:
     fetched by our page and are not shipped.
     """
     core = _static_closure(dist, ["core.js"])
-    plugins: dict[str, str] = {}
+    found: dict[str, str] = {}
     for name in core:
-        plugins.update(_PLUGIN_ENTRY.findall((dist / name).read_text(encoding="utf-8")))
-    missing = [p for p in PYSCRIPT_BOOT_PLUGINS if p not in plugins]
+        found.update(_PLUGIN_ENTRY.findall((dist / name).read_text(encoding="utf-8")))
+    missing = [p for p in PYSCRIPT_BOOT_PLUGINS if p not in found]
     if missing:
         raise BuildError(
             f"PyScript plugin map not found or changed (missing {missing}); "
             "re-measure what the page fetches and update PYSCRIPT_BOOT_PLUGINS"
         )
-    chunks = _static_closure(dist, [plugins[p] for p in PYSCRIPT_BOOT_PLUGINS])
+    chunks = _static_closure(dist, [found[p] for p in plugins])
     return sorted({*core, *chunks})
 
 
@@ -254,9 +268,25 @@ def main_python_files(py_dir: Path, files: dict[str, str]) -> dict[str, str]:
     return {url: path for url, path in files.items() if url in needed}
 
 
-def pyscript_config(files: dict[str, str], interpreter: str = INTERPRETER_URL) -> dict[str, object]:
-    """A PyScript JSON config: our interpreter, our Python package, nothing from the network."""
-    return {"interpreter": interpreter, "files": dict(files)}
+def pyscript_config(
+    files: dict[str, str] | None,
+    interpreter: str = INTERPRETER_URL,
+    plugins_off: Iterable[str] = (),
+) -> dict[str, object]:
+    """A PyScript JSON config: our interpreter, our Python package (unless the interpreter
+    module writes it), nothing from the network."""
+    config: dict[str, object] = {"interpreter": interpreter}
+    if files is not None:
+        config["files"] = dict(files)
+    if plugins_off:
+        config["plugins"] = [f"!{name}" for name in plugins_off]
+    return config
+
+
+def shipped_plugins(plugins_off: Iterable[str]) -> tuple[str, ...]:
+    """The boot plugins the page imports: all but those turned off (``error`` always)."""
+    off = set(plugins_off) - {"error"}
+    return tuple(p for p in PYSCRIPT_BOOT_PLUGINS if p not in off)
 
 
 class _Links(HTMLParser):
@@ -297,6 +327,29 @@ def check_page(out: Path, page: str) -> None:
     if problems:
         raise BuildError(
             f"{page} loads URLs that the site cannot serve:\n  " + "\n  ".join(problems)
+        )
+
+
+_MPY_CONFIG = re.compile(r"<mpy-config\b[^>]*>(.*?)</mpy-config>", re.S)
+
+
+def check_plugins_off(html: str, page: str, plugins_off: Iterable[str]) -> None:
+    """PyScript imports its plugins once per interpreter type, Python and MicroPython, unless
+    that type's config turns them off; the build ships only the others. pyscript.json turns them
+    off for Python; the page must do it for MicroPython with an inline ``<mpy-config>`` listing
+    the same plugins (else the browser asks for chunks the site does not have)."""
+    want = sorted(f"!{p}" for p in plugins_off)
+    if not want:
+        return
+    found = _MPY_CONFIG.findall(html)
+    try:
+        got = sorted(json.loads(found[0])["plugins"]) if len(found) == 1 else None
+    except (ValueError, KeyError, TypeError):
+        got = None
+    if got != want:
+        raise BuildError(
+            f'{page} must hold one <mpy-config hidden>{{"plugins": {json.dumps(want)}}}'
+            "</mpy-config> (PYSCRIPT_PLUGINS_OFF)"
         )
 
 
@@ -366,7 +419,7 @@ def _assemble(out: Path, root: Path) -> Site:
         _copy(pyodide / name, out / "vendor" / "pyodide" / name)
         runtime.append(f"vendor/pyodide/{name}")
     dist = root / "node_modules" / "@pyscript" / "core" / "dist"
-    for name in pyscript_runtime_files(dist):
+    for name in pyscript_runtime_files(dist, shipped_plugins(PYSCRIPT_PLUGINS_OFF)):
         _copy(dist / name, out / "vendor" / "pyscript" / name)
         runtime.append(f"vendor/pyscript/{name}")
 
@@ -388,11 +441,15 @@ def _assemble(out: Path, root: Path) -> Site:
         own.append(rel)
     if not (root / "py" / MAIN_MODULE).is_file():
         raise BuildError(f"py/{MAIN_MODULE} is missing")
+    page_files = main_python_files(root / "py", files)
     configs = {
         "pyscript.json": pyscript_config(
-            main_python_files(root / "py", files), MAIN_INTERPRETER_URL
+            None if FILES_BY_BOOT_MODULE else page_files,
+            MAIN_INTERPRETER_URL,
+            PYSCRIPT_PLUGINS_OFF,
         ),
         "pyscript-worker.json": pyscript_config(files),
+        BOOT_FILES: page_files if FILES_BY_BOOT_MODULE else {},
     }
     for name, config in configs.items():
         (out / name).write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
@@ -402,6 +459,7 @@ def _assemble(out: Path, root: Path) -> Site:
             raise BuildError(f"interpreter {url} is not a file of the site")
     if index.is_file():
         check_page(out, "index.html")
+        check_plugins_off(index.read_text(encoding="utf-8"), "index.html", PYSCRIPT_PLUGINS_OFF)
     # GitHub Pages: serve files as they are (no Jekyll processing).
     (out / ".nojekyll").write_text("", encoding="utf-8")
 

@@ -1,6 +1,13 @@
 /* The interpreter module of the page (pyscript.json "interpreter", written by
-   tools/build_site.py): the vendored Pyodide, restored from a memory snapshot when an earlier
-   visit saved one. PyScript imports this module and calls its loadPyodide() like Pyodide's own.
+   tools/build_site.py): the vendored Pyodide, started as early as the page allows, restored from
+   a memory snapshot when an earlier visit saved one, with the page's Python files already in its
+   file system. PyScript imports this module and calls its loadPyodide() like Pyodide's own.
+
+   Early start: index.html also loads this module from its <head>, and importing it on a page
+   starts the interpreter at once (and fetches pyodide-files.json and the files it lists), while
+   PyScript's own modules and config are still loading; PyScript's loadPyodide() call then takes
+   over that interpreter. Without this, Pyodide would only start once PyScript's module waterfall
+   is done (~0.4 s later) and our files would only be fetched once Pyodide is up.
 
    Why: starting CPython costs ~4 s on every visit, even with every file in the service
    worker's cache; restoring a snapshot of the interpreter's memory takes a fraction of that
@@ -17,13 +24,17 @@
    and the page boots normally; that is not an error (console.info only).
 
    Markers on <html> for tests and benchmarks: data-boot="snapshot|fresh" (how this page's
-   interpreter started), data-snapshot="saved|failed" (the background snapshot's outcome). */
+   interpreter started), data-snapshot="saved|failed" (the background snapshot's outcome); and
+   performance marks "pyodide-boot:start", "pyodide-boot:started" (Pyodide is up) and
+   "pyodide-boot:ready" (files written). */
 import * as pyodide from "../vendor/pyodide/pyodide.mjs";
 
 export const version = pyodide.version;
 const INDEX_URL = new URL("../vendor/pyodide/", import.meta.url).href;
 export const CACHE_NAME = `pyodide-snapshot-${version}`;
 export const KEY = `${INDEX_URL}memory-snapshot`;
+const SITE_URL = new URL("../", import.meta.url).href;
+const FILES_URL = new URL("../pyodide-files.json", import.meta.url).href;
 /* Let the page settle (first paint, service worker bookkeeping) before a second interpreter
    competes for the CPU. */
 const SNAPSHOT_DELAY_MS = 500;
@@ -88,8 +99,42 @@ function makeSnapshotInBackground() {
   });
 }
 
-export async function loadPyodide(options = {}) {
-  const config = { ...options, indexURL: INDEX_URL };
+/* Pyodide's output functions are fixed when it starts, but the early start (below) happens before
+   PyScript hands over its own: route the output through these, which PyScript's loadPyodide()
+   call repoints (until then: the console, as Pyodide's defaults). */
+const sinks = { stdout: (line) => console.log(line), stderr: (line) => console.error(line) };
+const output = { stdout: (line) => sinks.stdout(line), stderr: (line) => sinks.stderr(line) };
+
+/* The page's Python files, listed by the build in pyodide-files.json ({URL: path}, URLs relative
+   to the site root, paths to the interpreter's working directory, like PyScript's "files" map),
+   fetched while Pyodide starts instead of after it (what PyScript's "files" would do). */
+async function fetchOk(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${response.statusText}`);
+  return response;
+}
+
+async function fetchPageFiles() {
+  const map = await (await fetchOk(FILES_URL)).json();
+  return Promise.all(
+    Object.entries(map).map(async ([url, path]) => {
+      const data = await (await fetchOk(new URL(url, SITE_URL))).arrayBuffer();
+      return [path, new Uint8Array(data)];
+    }),
+  );
+}
+
+function writeFiles(py, files) {
+  const { FS } = py;
+  const cwd = FS.cwd();
+  for (const [path, data] of files) {
+    const file = path.startsWith("/") ? path : `${cwd}/${path.replace(/^\.\//, "")}`;
+    FS.mkdirTree(file.slice(0, file.lastIndexOf("/")));
+    FS.writeFile(file, data, { canOwn: true });
+  }
+}
+
+async function start(config) {
   const cache = await openCache();
   const snapshot = cache && (await cachedSnapshot(cache));
   if (snapshot) {
@@ -112,4 +157,46 @@ export async function loadPyodide(options = {}) {
     makeSnapshotInBackground();
   }
   return py;
+}
+
+async function boot(options) {
+  performance.mark("pyodide-boot:start");
+  const files = fetchPageFiles();
+  files.catch(() => {}); // awaited below, once Pyodide has started
+  const py = await start({ ...options, indexURL: INDEX_URL });
+  performance.mark("pyodide-boot:started");
+  writeFiles(py, await files);
+  performance.mark("pyodide-boot:ready");
+  return py;
+}
+
+/* The early start. PyScript only calls loadPyodide() ~0.4 s after navigation (core.js -> core
+   chunk -> pyscript.json and the plugin chunks -> this module), so index.html also loads this
+   module from its <head> (<script type="module" async>): importing it on the page starts the
+   interpreter at once, and PyScript's loadPyodide() call then takes over that interpreter,
+   already half started (docs/performance.md, "Where the start-up goes"). In a worker, or
+   without WebAssembly (PyScript reports that itself), nothing starts early. */
+let early = null;
+if (typeof document === "object" && typeof WebAssembly === "object") {
+  early = boot(output);
+  // A failure is reported to whoever takes the interpreter (PyScript shows it), not here.
+  early.catch(() => {});
+}
+
+/* What PyScript passes (polyscript's pyodide engine): indexURL (ignored: ours is this module's
+   vendored Pyodide), stdout and stderr (line callbacks, applied through `sinks`). Only with
+   `packages` in the config would it pass more (packages, lockFileContents), which only apply
+   at start: such a call gets an interpreter of its own. */
+const LATE_OPTIONS = new Set(["indexURL", "stdout", "stderr"]);
+
+export async function loadPyodide(options = {}) {
+  const fits = Object.keys(options).every((key) => LATE_OPTIONS.has(key));
+  if (early && fits) {
+    const py = early;
+    early = null; // one taker: a second loadPyodide() gets a new interpreter, as Pyodide's does
+    if (options.stdout) sinks.stdout = options.stdout;
+    if (options.stderr) sinks.stderr = options.stderr;
+    return py;
+  }
+  return boot(options);
 }
