@@ -3,7 +3,11 @@ cells, ordered runs move up to the free-space limit, anything fills an empty col
 
 from __future__ import annotations
 
+import heapq
+
+from . import solver_core
 from .position import Position
+from .rules import GameRules
 from .solver_core import (
     C2F,
     C2T,
@@ -11,12 +15,16 @@ from .solver_core import (
     T2C,
     T2F,
     T2T,
+    UNKNOWN,
+    UNWINNABLE,
+    WINNABLE,
     Family,
     IMove,
     Result,
     State,
-    best_first,
+    _trace,
     first_item,
+    to_engine,
 )
 
 # --------------------------------------------------------------------------- Double FreeCell
@@ -26,6 +34,16 @@ class FreeCell(Family):
     """Double FreeCell: ten columns built down in alternating colours, six free cells,
     ordered runs move up to the free-space limit, anything fills an empty column.
     State: (tableau, foundations, cells as sorted bytes)."""
+
+    def __init__(self, rules: GameRules) -> None:
+        super().__init__(rules)
+        self.ncells = rules.cells
+        # per foundation state: each column's share of the score, by its bytes
+        self._cols: dict[tuple[int, ...], dict[bytes, tuple[float, ...]]] = {}
+        self._need_cache: dict[tuple[int, ...], bytes] = {}
+        self._safe_cache: dict[tuple[int, ...], tuple[bytes, bytes]] = {}
+        # for each face: the faces that may be placed on it
+        self.takers = [bytes(c for c in range(52) if self.fits[c][u]) for u in range(52)]
 
     def start(self, pos: Position) -> State:
         self.ncells = len(pos.cells)
@@ -37,32 +55,50 @@ class FreeCell(Family):
         cells: bytes = st[2]
         return SEP.join(sorted(st[0])) + b"\xfe" + cells
 
+    def _safe_now(self, fnd: tuple[int, ...]) -> tuple[bytes, bytes]:
+        """For these foundations: a 52-byte table, 1 for each face a foundation accepts
+        now, and the faces among them that are safe (rules.md) to auto-move."""
+        got = self._safe_cache.get(fnd)
+        if got is None:
+            nxt = bytearray(52)
+            safe = bytearray()
+            for su in range(4):
+                h = fnd[su]
+                if h < 26:
+                    c = su * 13 + h % 13
+                    nxt[c] = 1
+                    if self.is_safe(fnd, c):
+                        safe.append(c)
+            got = self._safe_cache[fnd] = (bytes(nxt), bytes(safe))
+        return got
+
     def autoplay(self, st: State) -> tuple[State, list[IMove]]:
         tab, fnd, cells = st
         done: list[IMove] = []
-        again = True
-        while again:
-            again = False
+        safe = self._safe_now(fnd)[1]
+        while safe:
+            moved = False
             for i, p in enumerate(tab):
-                if p:
-                    c = p[-1]
-                    k = self.f_index(fnd, c)
-                    if k >= 0 and self.is_safe(fnd, c):
-                        fnd = self.f_add(fnd, k)
-                        lst = list(tab)
-                        lst[i] = p[:-1]
-                        tab = tuple(lst)
-                        done.append((T2F, i))
-                        again = True
-            for c in cells:
-                k = self.f_index(fnd, c)
-                if k >= 0 and self.is_safe(fnd, c):
-                    fnd = self.f_add(fnd, k)
-                    j = cells.index(c)
-                    cells = cells[:j] + cells[j + 1 :]
-                    done.append((C2F, c))
-                    again = True
+                if p and p[-1] in safe:
+                    fnd = self.f_add(fnd, p[-1] // 13)
+                    lst = list(tab)
+                    lst[i] = p[:-1]
+                    tab = tuple(lst)
+                    done.append((T2F, i))
+                    moved = True
                     break
+            else:
+                for c in cells:
+                    if c in safe:
+                        fnd = self.f_add(fnd, c // 13)
+                        j = cells.index(c)
+                        cells = cells[:j] + cells[j + 1 :]
+                        done.append((C2F, c))
+                        moved = True
+                        break
+            if not moved:
+                break
+            safe = self._safe_now(fnd)[1]
         return (tab, fnd, cells), done
 
     def apply(self, st: State, m: IMove) -> State:
@@ -98,14 +134,24 @@ class FreeCell(Family):
     def moves(self, st: State) -> list[IMove]:
         tab, fnd, cells = st
         fits = self.fits
+        nxt = self._safe_now(fnd)[0]
         scored: list[tuple[int, IMove]] = []
         empty = -1
         n_empty = 0
+        # the columns whose top card takes each face
+        wants: dict[int, list[int]] = {}
         for t, p in enumerate(tab):
             if not p:
                 n_empty += 1
                 if empty < 0:
                     empty = t
+            else:
+                for c in self.takers[p[-1]]:
+                    lst = wants.get(c)
+                    if lst is None:
+                        wants[c] = [t]
+                    else:
+                        lst.append(t)
         free = self.ncells - len(cells)
         limit = (free + 1) << n_empty
         limit_e = (free + 1) << max(n_empty - 1, 0)
@@ -114,54 +160,38 @@ class FreeCell(Family):
             if c == prev:
                 continue
             prev = c
-            if self.f_index(fnd, c) >= 0:
+            if nxt[c]:
                 scored.append((100, (C2F, c)))
-            for t, p in enumerate(tab):
-                if p and fits[c][p[-1]]:
-                    scored.append((85, (C2T, c, t)))
+            scored.extend([(85, (C2T, c, t)) for t in wants.get(c, ())])
             if empty >= 0:
                 scored.append((30, (C2T, c, empty)))
-        runs = []
         for i, p in enumerate(tab):
             n = len(p)
             if not n:
-                runs.append(0)
                 continue
-            if self.f_index(fnd, p[-1]) >= 0:
+            if nxt[p[-1]]:
                 scored.append((95, (T2F, i)))
-            k = n - 1
-            while k > 0 and fits[p[k]][p[k - 1]]:
-                k -= 1
-            runs.append(k)
-        for i, p in enumerate(tab):
-            n = len(p)
-            if not n:
-                continue
-            run = runs[i]
-            for t, q in enumerate(tab):
-                if t == i or not q:
-                    continue
-                top = q[-1]
-                # the one card of the run that fits on ``top``, if any
-                k = n - 1 - (top % 13 - 1 - p[-1] % 13)
-                if k < run or k >= n or not fits[p[k]][top]:
+            run = n - 1
+            while run > 0 and fits[p[run]][p[run - 1]]:
+                run -= 1
+            for k in range(max(run, n - limit), n):
+                targets = wants.get(p[k])
+                if targets is None:
                     continue
                 cnt = n - k
-                if cnt > limit:
-                    continue
                 if k == 0:
                     score = 90
                 elif k == run:
-                    score = 80 if self.f_index(fnd, p[k - 1]) >= 0 else 65
+                    score = 80 if nxt[p[k - 1]] else 65
                 else:
-                    score = 75 if self.f_index(fnd, p[k - 1]) >= 0 else 15
-                scored.append((score, (T2T, i, t, cnt)))
+                    score = 75 if nxt[p[k - 1]] else 15
+                scored.extend([(score, (T2T, i, t, cnt)) for t in targets if t != i])
             if empty >= 0:
                 for k in range(max(run, 1, n - limit_e), n):
                     score = 45 if k == run else 20
                     scored.append((score, (T2T, i, empty, n - k)))
             if free:
-                score = 40 if (n == 1 or self.f_index(fnd, p[-2]) >= 0) else 25
+                score = 40 if (n == 1 or nxt[p[-2]]) else 25
                 scored.append((score, (T2C, i)))
         scored.sort(key=first_item, reverse=True)
         return [m for _, m in scored]
@@ -169,49 +199,189 @@ class FreeCell(Family):
     def score(self, st: State) -> float:
         tab, fnd, cells = st
         w = FC_WEIGHTS
-        s = w[0] * sum(fnd) + w[1] * (self.ncells - len(cells))
-        fits = self.fits
-        wb, wm = w[3], w[6]
+        cache = self._cols.get(fnd)
+        if cache is None:
+            if len(self._cols) > 64:
+                self._cols.clear()
+            cache = self._cols[fnd] = {}
+        get = cache.get
+        vs: list[tuple[float, ...]] = []
         for p in tab:
-            if not p:
-                s += w[2]
-                continue
-            first = 0
-            for k in range(1, len(p)):
-                if not fits[p[k]][p[k - 1]]:
-                    s -= wb
-                    if not first:
-                        first = k
-            if first:
-                s -= wm * (len(p) - first)
+            if p:
+                v = get(p)
+                if v is None:
+                    v = cache[p] = self._column(p, fnd)
+                vs.append(v)
+        s = w[0] * sum(fnd) + w[1] * (self.ncells - len(cells)) + w[2] * (len(tab) - len(vs))
+        if not vs:
+            return s
+        z = list(zip(*vs, strict=True))
+        s -= sum(z[0])
+        d1 = [min(z[2]), min(z[3]), min(z[4]), min(z[5])]
+        d2 = [min(z[6]), min(z[7]), min(z[8]), min(z[9])]
+        need = self._need(fnd)
+        far = 0.0
+        for c in cells:
+            n = need[c]
+            if n == 0:
+                d1[c // 13] = 0
+            elif n == 1:
+                d2[c // 13] = 0
+            far += n if n < 10 else 10
+        dd1 = 0.0
+        dd2 = 0.0
         for su in range(4):
-            h = fnd[su]
-            if h >= 26:
-                continue
-            for ahead, weight in ((0, w[4]), (1, w[5])):
-                if h + ahead >= 26:
-                    break
-                face = su * 13 + (h + ahead) % 13
-                if face in cells:
-                    continue
-                best = 99
-                for p in tab:
-                    j = p.rfind(face)
-                    if j >= 0 and len(p) - 1 - j < best:
-                        best = len(p) - 1 - j
-                s -= weight * best
-        return s
+            if fnd[su] < 26:
+                dd1 += d1[su]
+                if fnd[su] < 25:
+                    dd2 += d2[su]
+        value: float = s - w[4] * dd1 - w[5] * dd2 - w[7] * far
+        return value
+
+    def _need(self, fnd: tuple[int, ...]) -> bytes:
+        """For each face: how many cards its suit's foundation needs before it (for a face
+        with both copies still out, the sooner one)."""
+        got = self._need_cache.get(fnd)
+        if got is None:
+            out = bytearray(52)
+            for c in range(52):
+                h = fnd[c // 13]
+                r = c % 13
+                if h >= 26:
+                    out[c] = 99
+                elif h < 13:
+                    out[c] = r - h if r >= h else r + 13 - h
+                else:
+                    out[c] = r + 13 - h if r + 13 >= h else 99  # both copies are up
+            got = self._need_cache[fnd] = bytes(out)
+        return got
+
+    def _column(self, p: bytes, fnd: tuple[int, ...]) -> tuple[float, ...]:
+        """One column's share of the score: the weighted count of blockers (cards above a
+        card the foundations need sooner) and of breaks in the building order, then for
+        each suit how many cards cover the next card it needs, and the one after."""
+        fits = self.fits
+        need = self._need(fnd)
+        blk = 0
+        brk = 0
+        low = 999
+        out: list[float] = [0, 0, 99, 99, 99, 99, 99, 99, 99, 99]
+        n = len(p)
+        prev = -1
+        for k in range(n):
+            c = p[k]
+            d = need[c]
+            if d > low:
+                blk += 1
+            else:
+                low = d
+            if k and not fits[c][prev]:
+                brk += 1
+            if d == 0:
+                out[2 + c // 13] = n - 1 - k
+            elif d == 1:
+                out[6 + c // 13] = n - 1 - k
+            prev = c
+        w = FC_WEIGHTS
+        out[0] = w[6] * blk + w[3] * brk
+        return tuple(out)
 
 
 # Double FreeCell score weights: foundation card, free cell, empty column, break in a
 # column's order, depth of the next card a foundation needs, of the one after, cards above
 # a column's first break.
-FC_WEIGHTS = (20.0, 5.0, 15.0, 1.0, 3.0, 1.0, 1.0)
+FC_WEIGHTS = (20.0, 5.0, 15.0, 1.0, 3.0, 1.0, 2.0, 0.0)
 
 
 FAMILY = FreeCell
 
 
 def search(position: Position, budget: float | None, max_nodes: int | None) -> Result:
-    """Best-first search: depth-first follows a poor early choice for too long."""
-    return best_first(position, budget, max_nodes)
+    """Best-first search with a small depth penalty (docs/solver.md): complete, so it
+    answers "unwinnable" only when every reachable position was expanded."""
+    t0 = solver_core.clock()
+    spent = 0
+    for share, penalty in PHASES[:-1]:
+        r = weighted_best_first(
+            position,
+            None if budget is None else budget * share,
+            None if max_nodes is None else int(max_nodes * share),
+            penalty,
+        )
+        if r.result != UNKNOWN:
+            r.seconds = solver_core.clock() - t0
+            return r
+        spent += r.nodes
+    left = None if budget is None else budget - (solver_core.clock() - t0)
+    r = weighted_best_first(position, left, max_nodes, PHASES[-1][1])
+    r.seconds = solver_core.clock() - t0
+    r.nodes += spent
+    return r
+
+
+# The phases of the search: (share of the budget, depth penalty); each is complete, the
+# last one gets what is left of the budget.
+PHASES: list[tuple[float, float]] = [(1.0, 0.5)]
+
+
+# The score lost per move played (weighted best-first): keeps the search from sinking too
+# deep into one line of play on a plateau.
+DEPTH_PENALTY = 0.5
+
+
+def weighted_best_first(
+    position: Position,
+    budget: float | None = 10.0,
+    max_nodes: int | None = None,
+    depth_penalty: float = 0.0,
+) -> Result:
+    """Best-first search on ``score - depth_penalty * moves played``; among equal values the
+    newest position first. Complete like ``solver_core.best_first`` (which it equals with
+    ``depth_penalty`` 0): "unwinnable" only when the heap runs empty."""
+    t0 = solver_core.clock()
+    fam = FreeCell(position.rules)
+    deadline = None if budget is None else t0 + budget
+    root, autos = fam.autoplay(fam.start(position))
+    if fam.won(root):
+        return Result(WINNABLE, 1, solver_core.clock() - t0, to_engine(position, autos))
+    seen = {fam.key(root)}
+    parents: list[int] = [-1]
+    steps: list[list[IMove]] = [autos]
+    depths: list[int] = [0]
+    heap: list[tuple[float, int, int, State]] = [(0.0, 0, 0, root)]
+    moves_of = fam.moves
+    apply = fam.apply
+    autoplay = fam.autoplay
+    key = fam.key
+    score = fam.score
+    total = 104
+    add = seen.add
+    push = heapq.heappush
+    pop = heapq.heappop
+    clock = solver_core.clock
+    node_cap = max_nodes if max_nodes is not None else 1 << 62
+    expanded = 0
+    while heap:
+        _, _, node, st = pop(heap)
+        expanded += 1
+        if not expanded & 15 and (
+            len(parents) >= node_cap or (deadline is not None and clock() > deadline)
+        ):
+            return Result(UNKNOWN, len(parents), clock() - t0, reason="budget")
+        g = depths[node] + 1
+        penalty = depth_penalty * g
+        for m in moves_of(st):
+            child, done = autoplay(apply(st, m))
+            if sum(child[1]) == total:
+                line = _trace(steps, parents, node, [m, *done])
+                return Result(WINNABLE, len(parents), clock() - t0, to_engine(position, line))
+            k = key(child)
+            if k in seen:
+                continue
+            add(k)
+            parents.append(node)
+            steps.append([m, *done])
+            depths.append(g)
+            n = len(parents)
+            push(heap, (penalty - score(child), -n, n - 1, child))
+    return Result(UNWINNABLE, len(parents), clock() - t0)

@@ -3,6 +3,8 @@ fills an empty pile, a stock dealt one card at a time onto the waste with no red
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import solver_core
 from .position import Position
 from .solver_core import (
@@ -10,6 +12,8 @@ from .solver_core import (
     SEP,
     T2F,
     T2T,
+    UNKNOWN,
+    UNWINNABLE,
     W2F,
     W2T,
     WINNABLE,
@@ -20,6 +24,7 @@ from .solver_core import (
     best_first,
     depth_first,
     first_item,
+    to_engine,
 )
 
 # --------------------------------------------------------------------------- Double Rail
@@ -186,7 +191,9 @@ RAIL_FIRST_PHASE = 0.8
 
 def search(position: Position, budget: float | None, max_nodes: int | None) -> Result:
     """First a best-first search over a restricted move set (it can only find wins) with
-    80 % of the budget, then the complete depth-first search with the rest."""
+    80 % of the budget, then the complete depth-first search with the rest: over tableau
+    multisets (:func:`abstract_search`), or over the piles for a hand-made position whose
+    piles are not single runs."""
     t0 = solver_core.clock()
     first = best_first(
         position,
@@ -196,7 +203,8 @@ def search(position: Position, budget: float | None, max_nodes: int | None) -> R
     )
     if first.result == WINNABLE:
         return first
-    rest = depth_first(
+    complete = abstract_search if runs_only(position) else depth_first
+    rest = complete(
         position,
         None if budget is None else max(budget - (solver_core.clock() - t0), 0.0),
         None if max_nodes is None else max(max_nodes - first.nodes, 1),
@@ -204,3 +212,325 @@ def search(position: Position, budget: float | None, max_nodes: int | None) -> R
     rest.nodes += first.nodes
     rest.seconds = solver_core.clock() - t0
     return rest
+
+
+# --------------------------------------------------------------------------- the abstraction
+#
+# Every Double Rail pile is one descending run (a card only ever lands on a card one rank
+# higher or on an empty pile), and every tableau-to-tableau move can be undone. So the
+# tableau matters only through the multiset of its cards: docs/solver.md ("Double Rail:
+# the tableau as a multiset") proves that every position with the same tableau cards,
+# foundations, waste and stock wins or loses alike, and says which moves each multiset
+# allows. The search below runs over (card counts, foundations, waste, stock count).
+
+A_T2F = 10  # (A_T2F, face): a tableau card of that face to its foundation
+A_W2T = 11  # (A_W2T,): the waste card to the tableau
+
+
+class RailAbstract(Rail):
+    """Double Rail over tableau multisets. State: (counts, foundations, waste, stock count),
+    ``counts`` a 52-byte string, how many copies of each face lie in the tableau."""
+
+    def start(self, pos: Position) -> State:
+        tab, fnd, waste, sn = super().start(pos)
+        cnt = bytearray(52)
+        for p in tab:
+            for c in p:
+                cnt[c] += 1
+        return (bytes(cnt), fnd, waste, sn)
+
+    def key(self, st: State) -> bytes:
+        cnt: bytes = st[0]
+        waste: bytes = st[2]
+        return cnt + bytes((st[3],)) + waste
+
+    @staticmethod
+    def ranks(cnt: bytes) -> list[int]:
+        return [cnt[r] + cnt[13 + r] + cnt[26 + r] + cnt[39 + r] for r in range(13)]
+
+    @staticmethod
+    def fluid(m: list[int]) -> bool:
+        """Some arrangement of these cards leaves a pile empty: the fewest descending runs
+        that hold them (cards minus the best matchings between neighbouring ranks) < 5."""
+        b = sum(m)
+        for r in range(12):
+            b -= m[r] if m[r] < m[r + 1] else m[r + 1]
+        return b < 5
+
+    def autoplay(self, st: State) -> tuple[State, list[IMove]]:
+        cnt, fnd, waste, sn = st
+        done: list[IMove] = []
+        again = True
+        while again:
+            again = False
+            for c in range(52):
+                if cnt[c]:
+                    k = self.f_index(fnd, c)
+                    if k >= 0 and self.is_safe(fnd, c):
+                        fnd = self.f_add(fnd, k)
+                        cnt = cnt[:c] + bytes((cnt[c] - 1,)) + cnt[c + 1 :]
+                        done.append((A_T2F, c))
+                        again = True
+            if waste:
+                c = waste[-1]
+                k = self.f_index(fnd, c)
+                if k >= 0 and self.is_safe(fnd, c):
+                    fnd = self.f_add(fnd, k)
+                    waste = waste[:-1]
+                    done.append((W2F,))
+                    again = True
+        return (cnt, fnd, waste, sn), done
+
+    def apply(self, st: State, m: IMove) -> State:
+        cnt, fnd, waste, sn = st
+        kind = m[0]
+        if kind == DEAL:
+            return (cnt, fnd, waste + self.stock[sn - 1 : sn], sn - 1)
+        if kind == W2F:
+            return (cnt, self.f_add(fnd, self.f_index(fnd, waste[-1])), waste[:-1], sn)
+        if kind == A_W2T:
+            c = waste[-1]
+            return (cnt[:c] + bytes((cnt[c] + 1,)) + cnt[c + 1 :], fnd, waste[:-1], sn)
+        c = m[1]  # A_T2F
+        cnt = cnt[:c] + bytes((cnt[c] - 1,)) + cnt[c + 1 :]
+        return (cnt, self.f_add(fnd, self.f_index(fnd, c)), waste, sn)
+
+    def moves(self, st: State) -> list[IMove]:
+        cnt, fnd, waste, sn = st
+        m = self.ranks(cnt)
+        fluid = self.fluid(m)
+        out: list[IMove] = []
+        if waste:
+            w = waste[-1]
+            if self.f_index(fnd, w) >= 0:
+                out.append((W2F,))
+        for k in range(8):
+            h = fnd[k]
+            if h >= 13 or (k & 1 and h == fnd[k - 1]):
+                continue
+            c = (k >> 1) * 13 + h
+            if cnt[c] and (fluid or h == 0 or m[h - 1] < m[h]):
+                out.append((A_T2F, c))
+        if waste:
+            r = waste[-1] % 13
+            if fluid or (r < 12 and m[r] < m[r + 1]):
+                out.append((A_W2T,))
+        if sn:
+            out.append((DEAL,))
+        return out
+
+    def won(self, st: State) -> bool:
+        return sum(st[1]) == self.total
+
+
+def _merge(piles: list[list[int]], out: list[IMove]) -> bool:
+    """Put a whole pile on a top one rank above its bottom card (emptying it), if any."""
+    for i, p in enumerate(piles):
+        if not p:
+            continue
+        for t, q in enumerate(piles):
+            if t != i and q and q[-1] % 13 == p[0] % 13 + 1:
+                out.append((T2T, i, t, len(p)))
+                q.extend(p)
+                p.clear()
+                return True
+    return False
+
+
+def _make_top(piles: list[list[int]], face: int, out: list[IMove]) -> int:
+    """Tableau moves that bring a card of ``face`` to the top of its pile; its pile."""
+    for _ in range(8):
+        at = [(i, p.index(face)) for i, p in enumerate(piles) if face in p]
+        for i, j in at:
+            if j == len(piles[i]) - 1:
+                return i
+        i, j = at[0]
+        p = piles[i]
+        n = len(p) - 1 - j
+        r = face % 13
+        t = next((t for t, q in enumerate(piles) if t != i and q and q[-1] % 13 == r), -1)
+        if t < 0:
+            t = next((t for t, q in enumerate(piles) if not q), -1)
+        if t >= 0:
+            out.append((T2T, i, t, n))
+            piles[t].extend(p[-n:])
+            del p[-n:]
+            return i
+        if not _merge(piles, out):
+            break
+    raise AssertionError("solver: no arrangement uncovers the card")
+
+
+def _make_room(piles: list[list[int]], face: int, out: list[IMove]) -> int:
+    """Tableau moves that give the card ``face`` a place: a top one rank above, or an
+    empty pile; that pile."""
+    for _ in range(2):
+        r = face % 13 + 1
+        t = next((t for t, q in enumerate(piles) if q and q[-1] % 13 == r), -1)
+        if t < 0:
+            t = next((t for t, q in enumerate(piles) if not q), -1)
+        if t >= 0:
+            return t
+        if not _merge(piles, out):
+            break
+    raise AssertionError("solver: no room for the waste card")
+
+
+def concrete_line(position: Position, line: list[IMove]) -> list[IMove]:
+    """The abstract line as moves of the real game (tableau moves added where the
+    arrangement matters)."""
+    piles = [[c % 52 for c in p] for p in position.tableau]
+    waste = [c % 52 for c in position.waste]
+    stock = [c % 52 for c in position.stock]
+    out: list[IMove] = []
+    for m in line:
+        kind = m[0]
+        if kind == DEAL:
+            waste.append(stock.pop())
+            out.append(m)
+        elif kind == W2F:
+            waste.pop()
+            out.append(m)
+        elif kind == A_W2T:
+            c = waste.pop()
+            t = _make_room(piles, c, out)
+            piles[t].append(c)
+            out.append((W2T, t))
+        else:
+            i = _make_top(piles, m[1], out)
+            piles[i].pop()
+            out.append((T2F, i))
+    return out
+
+
+def runs_only(position: Position) -> bool:
+    """Every pile one descending run (always so in play; a hand-made position may not be)."""
+    return all(
+        all(p[k - 1] % 13 == p[k] % 13 + 1 for k in range(1, len(p))) for p in position.tableau
+    )
+
+
+def abstract_search(position: Position, budget: float | None, max_nodes: int | None) -> Result:
+    """Depth-first search over tableau multisets (complete: the moves between them form an
+    acyclic graph, every state reached is expanded once)."""
+    t0 = solver_core.clock()
+    fam = RailAbstract(position.rules)
+    deadline = None if budget is None else t0 + budget
+    root, autos = fam.autoplay(fam.start(position))
+    nodes = 1
+
+    def win(path: list[list[IMove]]) -> Result:
+        line = concrete_line(position, [x for step in path for x in step])
+        return Result(WINNABLE, nodes, solver_core.clock() - t0, to_engine(position, line))
+
+    if fam.won(root):
+        return win([autos])
+    seen = {fam.key(root)}
+    path: list[list[IMove]] = [autos]
+    stack: list[list[Any]] = [[fam.moves(root), 0, root]]
+    moves_of = fam.moves
+    apply = fam.apply
+    autoplay = fam.autoplay
+    key = fam.key
+    won = fam.won
+    add = seen.add
+    node_cap = max_nodes if max_nodes is not None else 1 << 62
+    clock = solver_core.clock
+    while stack:
+        frame = stack[-1]
+        ms = frame[0]
+        i = frame[1]
+        if i >= len(ms):
+            stack.pop()
+            path.pop()
+            continue
+        frame[1] = i + 1
+        m = ms[i]
+        st, done = autoplay(apply(frame[2], m))
+        if won(st):
+            path.append([m, *done])
+            return win(path)
+        k = key(st)
+        if k in seen:
+            continue
+        add(k)
+        nodes += 1
+        if not nodes & 255 and (nodes >= node_cap or (deadline is not None and clock() > deadline)):
+            return Result(UNKNOWN, nodes, clock() - t0, reason="budget")
+        path.append([m, *done])
+        stack.append([moves_of(st), 0, st])
+    return Result(UNWINNABLE, nodes, clock() - t0)
+
+
+WASTE_W = 0.5
+RUNS_W = 8.0
+
+
+def abstract_score(fam: RailAbstract, st: State) -> float:
+    cnt, fnd, waste, sn = st
+    m = fam.ranks(cnt)
+    b = sum(m)
+    for r in range(12):
+        b -= m[r] if m[r] < m[r + 1] else m[r + 1]
+    s = 30.0 * sum(fnd) - WASTE_W * len(waste) - RUNS_W * b
+    stock = fam.stock
+    nw = len(waste)
+    for k in range(8):
+        h = fnd[k]
+        if h >= 13:
+            continue
+        face = (k >> 1) * 13 + h
+        if cnt[face]:
+            continue
+        j = waste.rfind(face)
+        if j >= 0:
+            s -= 2 * (nw - 1 - j)
+            continue
+        j = stock.rfind(face, 0, sn)
+        if j >= 0:
+            s -= 0.3 * (sn - 1 - j)
+    return s
+
+
+def abstract_best_first(position: Position, budget: float | None, max_nodes: int | None) -> Result:
+    """Best-first search over tableau multisets: finds wins, proves nothing."""
+    import heapq
+
+    t0 = solver_core.clock()
+    fam = RailAbstract(position.rules)
+    deadline = None if budget is None else t0 + budget
+    root, autos = fam.autoplay(fam.start(position))
+    if fam.won(root):
+        line = concrete_line(position, autos)
+        return Result(WINNABLE, 1, solver_core.clock() - t0, to_engine(position, line))
+    seen = {fam.key(root)}
+    parents: list[int] = [-1]
+    steps: list[list[IMove]] = [autos]
+    heap: list[tuple[float, int, int, State]] = [(0.0, 0, 0, root)]
+    node_cap = max_nodes if max_nodes is not None else 1 << 62
+    expanded = 0
+    while heap:
+        _, _, node, st = heapq.heappop(heap)
+        expanded += 1
+        if not expanded & 15 and (
+            len(parents) >= node_cap or (deadline is not None and solver_core.clock() > deadline)
+        ):
+            break
+        for m in fam.moves(st):
+            child, done = fam.autoplay(fam.apply(st, m))
+            if fam.won(child):
+                line = solver_core._trace(steps, parents, node, [m, *done])
+                line = concrete_line(position, line)
+                return Result(
+                    WINNABLE, len(parents), solver_core.clock() - t0, to_engine(position, line)
+                )
+            k = fam.key(child)
+            if k in seen:
+                continue
+            seen.add(k)
+            parents.append(node)
+            steps.append([m, *done])
+            heapq.heappush(
+                heap, (-abstract_score(fam, child), -len(parents), len(parents) - 1, child)
+            )
+    return Result(UNKNOWN, len(parents), solver_core.clock() - t0, reason="best-first")

@@ -3,13 +3,19 @@ face-up card moves with everything on it, only a King fills an empty pile)."""
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
+from . import solver_core
 from .position import Position
+from .rules import GameRules
 from .solver_core import (
     DOWN,
     DOWN_BYTES,
     SEP,
     T2F,
     T2T,
+    UNKNOWN,
+    WINNABLE,
     Family,
     IMove,
     Result,
@@ -18,6 +24,7 @@ from .solver_core import (
     depth_first,
     first_item,
     flip,
+    to_engine,
 )
 
 # --------------------------------------------------------------------------- Yukon family
@@ -129,12 +136,262 @@ class Yukon(Family):
         return s
 
 
-FAMILY = Yukon
+# --------------------------------------------------------------------------- Double Russian
+
+#: Weights of the Double Russian score (:meth:`DoubleYukon.pile_value`). The portfolio runs
+#: beams with several weightings: each wins deals the others lose.
+WEIGHTS: dict[str, dict[str, float]] = {
+    # cards up, face-down cards, piles with any, empty piles, breaks in the building order
+    # (above face-down cards / in a pile with none), a King on face-down cards
+    "main": {"down": 10, "downpile": 2, "empty": 8, "brkdown": 2, "brk": 2, "king": 6},
+    "plain": {"down": 10, "downpile": 0, "empty": 8, "brkdown": 0, "brk": 0, "king": 0},
+    "order": {"down": 10, "downpile": 2, "empty": 8, "brkdown": 6, "brk": 4, "king": 10},
+}
+
+
+class DoubleYukon(Yukon):
+    """Double Russian: two copies of every card, two foundation slots per suit (kept in
+    decreasing order). A card goes up by itself (safe) exactly when the lower slot of its
+    suit has reached its rank."""
+
+    def __init__(self, rules: GameRules) -> None:
+        super().__init__(rules)
+        # slot whose height decides a safe auto-move of face f: the lower slot of its suit
+        self.low = [(f // 13) * 2 + 1 for f in range(52)]
+        self.hi = [(f // 13) * 2 for f in range(52)]
+        self.rank = [f % 13 for f in range(52)]
+        self.pile_memo: dict[bytes, float] = {}
+        self.weights = WEIGHTS["main"]
+
+    def weigh(self, name: str) -> None:
+        """Score positions with the weights ``WEIGHTS[name]``."""
+        self.weights = WEIGHTS[name]
+        self.pile_memo = {}
+
+    def autoplay(self, st: State) -> tuple[State, list[IMove]]:
+        tab, fnd = st
+        low = self.low
+        rank = self.rank
+        done: list[IMove] = []
+        again = True
+        while again:
+            again = False
+            for i, p in enumerate(tab):
+                if p:
+                    c = p[-1]
+                    if fnd[low[c]] == rank[c]:
+                        lst = list(fnd)
+                        lst[low[c]] += 1
+                        if lst[low[c]] > lst[low[c] - 1]:
+                            lst[low[c]], lst[low[c] - 1] = lst[low[c] - 1], lst[low[c]]
+                        fnd = tuple(lst)
+                        t = list(tab)
+                        t[i] = flip(p[:-1])
+                        tab = tuple(t)
+                        done.append((T2F, i))
+                        again = True
+        return (tab, fnd), done
+
+    def moves(self, st: State) -> list[IMove]:
+        """As :meth:`Yukon.moves` (same moves, same order of preference), found with one
+        ``find`` per target in the joined piles instead of one per target and pile."""
+        tab, fnd = st
+        hi = self.hi
+        low = self.low
+        rank = self.rank
+        joined = SEP.join(tab)
+        starts = []
+        k = 0
+        for p in tab:
+            starts.append(k)
+            k += len(p) + 1
+        scored: list[tuple[int, IMove]] = []
+        empty = -1
+        for t, p in enumerate(tab):
+            if not p:
+                if empty < 0:
+                    empty = t
+                continue
+            top = p[-1]
+            r = rank[top]
+            if fnd[hi[top]] == r or fnd[low[top]] == r:
+                scored.append((95 if len(p) > 1 and p[-2] >= DOWN else 75, (T2F, t)))
+            if r:
+                need = top - 1
+                at = joined.find(need)
+                while at >= 0:
+                    i = bisect_right(starts, at) - 1
+                    if i != t:
+                        j = at - starts[i]
+                        q = tab[i]
+                        if j == 0:
+                            rate = 85  # empties a pile
+                        else:
+                            under = q[j - 1]
+                            if under >= DOWN:
+                                rate = 100 + j  # turns a card up; prefer the deeper piles
+                            elif under == top:
+                                rate = 5  # from one copy of its parent to the other
+                            elif fnd[hi[under]] == rank[under] or fnd[low[under]] == rank[under]:
+                                rate = 80
+                            else:
+                                rate = 40
+                        scored.append((rate, (T2T, i, t, len(q) - j)))
+                    at = joined.find(need, at + 1)
+        if empty >= 0:
+            for king in (12, 25, 38, 51):
+                at = joined.find(king)
+                while at >= 0:
+                    i = bisect_right(starts, at) - 1
+                    j = at - starts[i]
+                    if j:
+                        q = tab[i]
+                        under = q[j - 1]
+                        score = 90 + j if under >= DOWN else 30
+                        scored.append((score, (T2T, i, empty, len(q) - j)))
+                    at = joined.find(king, at + 1)
+        scored.sort(key=first_item, reverse=True)
+        return [m for _, m in scored]
+
+    def pile_value(self, p: bytes) -> float:
+        w = self.weights
+        if not p:
+            return w["empty"]
+        d = len(p) - len(p.lstrip(DOWN_BYTES))
+        v = 0.0
+        if d:
+            v -= w["down"] * d + w["downpile"]
+            if p[d] % 13 == 12:
+                v -= w["king"]
+        prev = p[d]
+        brk = 0
+        for c in p[d + 1 :]:
+            if c != prev - 1:
+                brk += 1
+            prev = c
+        v -= brk * (w["brkdown"] if d else w["brk"])
+        return v
+
+    def score(self, st: State) -> float:
+        tab, fnd = st
+        memo = self.pile_memo
+        s = 10.0 * sum(fnd)
+        for p in tab:
+            v = memo.get(p)
+            if v is None:
+                v = self.pile_value(p)
+                if len(memo) > 2_000_000:
+                    memo.clear()
+                memo[p] = v
+            s += v
+        return s
+
+
+def FAMILY(rules: GameRules) -> Yukon:
+    """The family object of a Yukon game: Double Russian has its own autoplay and score."""
+    return DoubleYukon(rules) if rules.decks == 2 else Yukon(rules)
+
+
+def wide_beam(
+    position: Position,
+    width: int,
+    budget: float | None,
+    max_nodes: int | None,
+    weights: str = "main",
+) -> Result:
+    """A beam search that marks only the positions it keeps as seen (``beam`` marks every
+    position it generates, so a beam dies out once its layers only lead to positions it
+    generated and dropped before). Proves nothing: "winnable" with a line, or "unknown"."""
+    t0, fam, deadline, root, autos = solver_core._start(position, budget)
+    if fam.won(root):
+        return Result(WINNABLE, 1, solver_core.clock() - t0, to_engine(position, autos))
+    if isinstance(fam, DoubleYukon):
+        fam.weigh(weights)
+    seen = {fam.key(root)}
+    parents: list[int] = [-1]
+    steps: list[list[IMove]] = [autos]
+    layer: list[tuple[float, int, State]] = [(0.0, 0, root)]
+    node_cap = max_nodes if max_nodes is not None else 1 << 62
+    score, moves_of, apply, autoplay, key, won = (
+        fam.score,
+        fam.moves,
+        fam.apply,
+        fam.autoplay,
+        fam.key,
+        fam.won,
+    )
+    nodes = 1
+    clock = solver_core.clock
+    while layer:
+        nxt: dict[bytes, tuple[float, int, State, IMove, list[IMove]]] = {}
+        for _, node, st in layer:
+            for m in moves_of(st):
+                child, done = autoplay(apply(st, m))
+                if won(child):
+                    line = solver_core._trace(steps, parents, node, [m, *done])
+                    return Result(WINNABLE, nodes, clock() - t0, to_engine(position, line))
+                k = key(child)
+                if k in seen or k in nxt:
+                    continue
+                nodes += 1
+                nxt[k] = (-score(child), node, child, m, done)
+            if nodes >= node_cap or (deadline is not None and clock() > deadline):
+                return Result(UNKNOWN, nodes, clock() - t0, reason="budget")
+        best = sorted(nxt.items(), key=_beam_order)[:width]
+        layer = []
+        for k, (s, node, child, m, done) in best:
+            seen.add(k)
+            parents.append(node)
+            steps.append([m, *done])
+            layer.append((s, len(parents) - 1, child))
+    return Result(UNKNOWN, nodes, clock() - t0, reason="beam")
+
+
+def _beam_order(item: tuple[bytes, tuple[float, int, State, IMove, list[IMove]]]) -> float:
+    return item[1][0]
+
+
+#: Double Russian's portfolio: phases tried in turn, each on the whole deal: ``("best", n,
+#: _)`` is best-first capped at ``n`` positions, ``("beam", w, weights)`` a beam of width
+#: ``w`` scoring with ``WEIGHTS[weights]``. Beams only ever answer "winnable"; the last
+#: phase, an uncapped best-first search, is complete (so is a capped best-first phase that
+#: empties its heap).
+PHASES: tuple[tuple[str, int, str], ...] = (
+    ("best", 20_000, "main"),
+    ("beam", 150, "main"),
+    ("beam", 300, "plain"),
+    ("beam", 300, "order"),
+    ("beam", 1000, "main"),
+)
+#: The most of the remaining budget one beam phase may use.
+BEAM_SHARE = 0.35
 
 
 def search(position: Position, budget: float | None, max_nodes: int | None) -> Result:
     """Russian: depth-first (most deals are proved lost in a few hundred positions).
-    Double Russian: best-first (depth-first follows a poor early choice for too long)."""
+    Double Russian: a portfolio (:data:`PHASES`): a short best-first search, beams of
+    growing width (they only ever answer "winnable"), then the complete best-first search
+    with what is left of the budget."""
     if position.rules.id == "russian":
         return depth_first(position, budget, max_nodes)
-    return best_first(position, budget, max_nodes)
+    t0 = solver_core.clock()
+    nodes = 0
+    for kind, size, weights in PHASES:
+        left = None if budget is None else budget - (solver_core.clock() - t0)
+        cap = None if max_nodes is None else max_nodes - nodes
+        if (left is not None and left <= 0) or (cap is not None and cap <= 0):
+            break
+        if kind == "best":
+            r = best_first(position, left, size if cap is None else min(size, cap))
+        else:
+            share = None if left is None else left * BEAM_SHARE
+            r = wide_beam(position, size, share, cap, weights)
+        nodes += r.nodes
+        if r.result != UNKNOWN:
+            r.nodes, r.seconds = nodes, solver_core.clock() - t0
+            return r
+    left = None if budget is None else max(0.0, budget - (solver_core.clock() - t0))
+    cap = None if max_nodes is None else max(1, max_nodes - nodes)
+    r = best_first(position, left, cap)
+    r.nodes, r.seconds = nodes + r.nodes, solver_core.clock() - t0
+    return r

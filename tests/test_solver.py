@@ -416,3 +416,231 @@ def test_cli_survey_command(tmp_path: object) -> None:
     done = run("survey", "russian", "1", "3", "--budget", "5", "--out", out, "--jobs", "2")
     assert done.returncode == 0, done.stderr
     assert done_deals(out) == {1, 2, 3}
+
+
+# --------------------------------------------------------------------------- Double FreeCell
+
+
+def _double_freecell_stuck() -> Position:
+    """Every suit at 18 (the 6 is next, second lap); the 6s, 8s, 10s and Queens are buried
+    under 7s, 9s, Jacks and Kings, which fit nowhere; the six cells are full."""
+    buried = [r + s for r in "68TQ" for s in "SHDC"]
+    tops = [r + s for r in "79JK" for s in "SHDC"]
+    cols = [([], [*buried[2 * k : 2 * k + 2], tops[k]]) for k in range(6)]
+    cols += [([], [buried[12 + k], tops[6 + k]]) for k in range(4)]
+    return build("double-freecell", cols, cells=tops[10:])
+
+
+def test_double_freecell_proved_lost() -> None:
+    position = _double_freecell_stuck()
+    assert not position.is_won()
+    result = solve(position, budget=20)
+    assert result.result == UNWINNABLE
+    assert brute_force(position) is False
+
+
+def test_double_freecell_next_card_needs() -> None:
+    """The score's foundation order: with spades at 5 (A-5 up once) the 6S is next (0),
+    the second AS waits for the first lap (8 more cards); both copies of a face whose
+    first copy is not up count as the sooner one."""
+    from solitaire.solver_freecell import FreeCell
+
+    fam = FreeCell(GAMES["double-freecell"])
+    need = fam._need((5, 0, 13, 26))
+    assert need[5] == 0  # 6S
+    assert need[0] == 8  # the second AS
+    assert need[4] == 12  # the second 5S: the last card of the second lap's run to it
+    assert need[13] == 0  # AH
+    assert need[26] == 0  # diamonds in their second lap: the AD, then the 2D
+    assert need[27] == 1
+    assert need[39] == 99  # clubs are done
+
+
+@pytest.mark.parametrize("deal_number", [9, 10])
+def test_double_freecell_deals_replay(deal_number: int) -> None:
+    position = Position.deal_of("double-freecell", deal_number)
+    result = solve(position, budget=30)
+    assert result.result == WINNABLE
+    assert result.line is not None
+    assert replays_to_win(position, result.line)
+
+
+def test_double_freecell_depth_penalty_is_complete() -> None:
+    """Any depth penalty: the search still expands every position before "unwinnable",
+    and wins the supermove position."""
+    from solitaire.solver_freecell import weighted_best_first
+
+    for penalty in (0.0, 0.5, 5.0):
+        assert weighted_best_first(_double_freecell_stuck(), 20, None, penalty).result == (
+            UNWINNABLE
+        )
+
+
+# --------------------------------------------------------------------------- Double Rail
+
+
+def _rail_kings(fifth: tuple[list[str], list[str]]) -> Position:
+    """Four Kings on the tableau and ``fifth``; the rest of the Kings, Queens, the clubs from
+    the Ten up in the waste (a KC on top), the stock empty. With the fifth pile empty one KC
+    lies at the bottom of the waste (two Kings on the waste's top would lose)."""
+    waste = ["QS", "QS", "QH", "QH", "QD", "QD", "TC", "TC", "JC", "JC", "QC", "QC", "KC"]
+    kds = ["KD", "KC"] if fifth[1] else ["KC", "KD", "KD"]
+    piles = [([], ["KS"]), ([], ["KS"]), ([], ["KH"]), ([], ["KH"]), fifth]
+    return build("double-rail", piles, waste=[*kds, *waste])
+
+
+def test_double_rail_rigid_tableau_takes_no_king() -> None:
+    """Five single Kings: no run can be built, no pile ever empties, so the KC on the waste
+    has nowhere to go (the rigid case of the multiset abstraction)."""
+    from solitaire.solver_rail import abstract_search
+
+    lost = _rail_kings(([], ["KD"]))
+    assert abstract_search(lost, 10, None).result == UNWINNABLE
+    assert solve(lost, budget=10).result == UNWINNABLE
+    assert brute_force(lost) is False
+
+
+def test_double_rail_fluid_tableau_takes_any_card() -> None:
+    """The same with the fifth pile empty: the Kings go there and the game is won; the
+    line the multiset search returns replays through the engine."""
+    from solitaire.solver_rail import abstract_search
+
+    won = _rail_kings(EMPTY)
+    result = abstract_search(won, 10, None)
+    assert result.result == WINNABLE
+    assert result.line is not None
+    assert replays_to_win(won, result.line)
+    assert brute_force(won) is True
+
+
+def test_double_rail_abstract_moves_follow_the_counts() -> None:
+    """Rigid tableau (no arrangement empties a pile): a card goes to the foundation only if
+    a card of its rank is uncovered, the waste card only onto an uncovered card one rank
+    higher. With a pile to spare (fluid), both are always possible."""
+    from solitaire.cards import parse_card
+    from solitaire.solver_rail import A_T2F, A_W2T, RailAbstract
+
+    fam = RailAbstract(GAMES["double-rail"])
+    fam.stock = b""
+    qh, js, nc = parse_card("QH"), parse_card("JS"), parse_card("9C")
+
+    def state(cards: list[str]) -> tuple[bytes, tuple[int, ...], bytes, int]:
+        cnt = bytearray(52)
+        for c in cards:
+            cnt[parse_card(c)] += 1
+        fnd = (11, 11, 11, 11, 0, 0, 8, 8)  # S, H at the Jack; C at the Eight
+        return (bytes(cnt), fnd, bytes((nc,)), 0)
+
+    # QH under JS (one run), 9D, 7D, 5D, 3D: five runs at least, one Queen, one Jack
+    rigid = state(["QH", "JS", "9D", "7D", "5D", "3D"])
+    assert not fam.fluid(fam.ranks(rigid[0]))
+    moves = fam.moves(rigid)
+    assert (A_T2F, qh) not in moves  # the JS covers the only Queen
+    assert (A_W2T,) not in moves  # no Ten for the 9C
+    # without the 3D a pile is to spare: the JS can go there, the 9C too
+    fluid = state(["QH", "JS", "9D", "7D", "5D"])
+    assert fam.fluid(fam.ranks(fluid[0]))
+    moves = fam.moves(fluid)
+    assert (A_T2F, qh) in moves
+    assert (A_W2T,) in moves
+    # rigid, but a Ten uncovered: the 9C may go on it; the JS is covered by nothing but
+    # the spades are not at the Ten
+    ten = state(["KH", "QS", "TD", "7D", "5D", "3D"])
+    assert not fam.fluid(fam.ranks(ten[0]))
+    assert (A_W2T,) in fam.moves(ten)
+    assert js not in (m[1] for m in fam.moves(fluid) if m[0] == A_T2F)
+
+
+def test_double_rail_multiset_line_replays_from_mid_game() -> None:
+    """Deal 12 (winnable) a third of the way into a winning line: the complete search over
+    tableau multisets finds a line, which replays through the engine."""
+    from solitaire.solver_rail import abstract_search
+
+    position = Position.deal_of("double-rail", 12)
+    line = solve(position, budget=30).line
+    assert line
+    for m in line[: 2 * len(line) // 3]:
+        position = position.play(m)
+    result = abstract_search(position, 20, None)
+    assert result.result == WINNABLE
+    assert result.line is not None
+    assert replays_to_win(position, result.line)
+
+
+# --------------------------------------------------------------------------- Double Russian
+
+
+def test_double_russian_fast_moves_match_the_plain_ones() -> None:
+    """DoubleYukon's moves (one find per target in the joined piles) and autoplay (the
+    lower foundation slot of the suit) give the same moves and states as the plain Yukon
+    code, along random walks through a few deals."""
+    import random
+
+    from solitaire.solver_yukon import DoubleYukon, Yukon
+
+    rules = GAMES["double-russian"]
+    fast, plain = DoubleYukon(rules), Yukon(rules)
+    steps = 0
+    for deal in (1, 2, 3, 4):
+        st, _ = fast.autoplay(fast.start(Position.deal_of(rules, deal)))
+        rnd = random.Random(deal)
+        for _ in range(150):
+            ms = fast.moves(st)
+            assert sorted(ms) == sorted(plain.moves(st))
+            if not ms:
+                break
+            m = rnd.choice(ms)
+            a, b = fast.autoplay(fast.apply(st, m)), plain.autoplay(plain.apply(st, m))
+            assert a[0] == b[0]
+            assert sorted(a[1]) == sorted(b[1])
+            st = a[0]
+            steps += 1
+    assert steps > 300
+
+
+#: Double Russian, spades only (every other card on the foundations): no legal move at all
+#: (each top's parent is face down under it or under its twin, Kings have no empty pile).
+STUCK_DOUBLE_RUSSIAN = [
+    (["AS"], ["KS"]),
+    (["AS"], ["KS"]),
+    (["3S"], ["2S"]),
+    (["3S"], ["2S"]),
+    (["5S"], ["4S"]),
+    (["5S"], ["4S"]),
+    (["7S"], ["6S"]),
+    (["7S"], ["6S"]),
+    (["JS", "QS", "QS", "9S"], ["8S"]),
+    (["JS", "TS", "TS", "9S"], ["8S"]),
+]
+
+
+def test_double_russian_beams_never_say_unwinnable() -> None:
+    from solitaire.solver_yukon import wide_beam
+
+    position = build("double-russian", STUCK_DOUBLE_RUSSIAN)
+    assert position.legal_moves() == []
+    for weights in ("main", "plain", "order"):
+        assert wide_beam(position, 50, 5, None, weights).result == UNKNOWN
+    assert solve(position).result == UNWINNABLE  # from the complete phase
+
+
+@pytest.mark.parametrize(
+    ("deal_number", "width", "weights"), [(4, 150, "main"), (11, 300, "plain"), (23, 300, "order")]
+)
+def test_double_russian_beams_win_and_replay(deal_number: int, width: int, weights: str) -> None:
+    """Deals the plain best-first search did not win within 30 000 positions; a beam of the
+    portfolio does (no time budget: the beam's answer is deterministic)."""
+    from solitaire.solver_yukon import PHASES, wide_beam
+
+    assert ("beam", width, weights) in PHASES
+    position = Position.deal_of("double-russian", deal_number)
+    result = wide_beam(position, width, None, None, weights)
+    assert result.result == WINNABLE
+    assert result.line is not None
+    assert replays_to_win(position, result.line)
+
+
+def test_double_russian_portfolio_respects_the_node_budget() -> None:
+    result = solve(Position.deal_of("double-russian", 25), budget=60, max_nodes=3000)
+    assert result.result == UNKNOWN
+    assert result.nodes <= 3000 + 2000  # a phase stops within its checking interval
