@@ -144,10 +144,14 @@ def chromium() -> Iterator[Browser]:
 
 
 # Installed before any script of the page: timestamps (ms since navigation start) of PyScript's
-# progress events and of <html data-app> changing.
+# progress events, of the page's performance marks and of <html data-app> changing.
 INIT_SCRIPT = """
 window.__bench = { marks: {}, errors: [] };
 addEventListener('py:progress', (e) => { window.__bench.marks[e.detail] = performance.now(); });
+// the page's own performance marks too (web/pyodide-boot.mjs: pyodide-boot:start/started/ready)
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) window.__bench.marks[e.name] = e.startTime;
+}).observe({ type: 'mark', buffered: true });
 addEventListener('error', (e) => { window.__bench.errors.push(String(e.message)); });
 new MutationObserver(() => {
   const root = document.documentElement;
