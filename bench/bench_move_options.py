@@ -1,21 +1,27 @@
 """Move latency of proposed changes to the UI code, side by side with the code as it is.
 
     .venv/bin/python bench/bench_move_options.py [--moves 150] [--games russian,...]
-        [--only VARIANTS] [--baseline OLD_APP_PY]
+        [--only VARIANTS] [--baseline OLD_APP_PY] [--baseline-rev GIT_REV] [--no-js]
 
-Each variant is the site rebuilt from a copy of the sources with one textual change to
-py/web/app.py (a variant whose anchor text is no longer in app.py is skipped, with a message).
-All pages are open at once and take turns every 15 moves of the same random games; the click
-that makes a move is timed as in bench_page.py (pointerdown dispatched -> DOM updated and laid
-out), with the handler alone in a second column. With ``--baseline FILE`` a page built with FILE as
-py/web/app.py (e.g. ``git show HEAD:py/web/app.py``, the code before a change) comes first and
-the ratios are taken against it. See docs/performance.md.
+Each variant is the site rebuilt from a copy of the sources with a textual change to the move
+path's files (py/web/app.py, py/web/board.py, web/style.css); a variant whose anchor text is no
+longer there is skipped, with a message. All pages are open at once and take turns every 15
+moves of the same random games; the click that makes a move is timed as in bench_page.py
+(pointerdown dispatched -> DOM updated and laid out), with the handler alone in a second column.
+With ``--baseline-rev REV`` a page built from those files as they were at git revision REV
+(e.g. ``HEAD``: the code before the uncommitted change) comes first and the ratios are taken
+against it; ``--baseline FILE`` does the same with FILE as py/web/app.py only. The pure-JS board
+(bench/pages/js_board.html, the bench_page.py yardstick) takes its turns too unless ``--no-js``;
+The JS page does its FLIP "last" reads and animations in the next animation frame, as the real
+page's ``FLIP_IN_FRAME`` does (since 2026-11-21 19:15; before, both did them in the handler).
+See docs/performance.md.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -26,59 +32,43 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # PYTHONSAFEPATH=1 lea
 import _benchlib as lib
 
 CHUNK = 15
+#: The files of the move path a variant may change (paths in the repository).
+FILES = ("py/web/app.py", "py/web/board.py", "web/style.css")
+JS = "js-page"
+
+Files = dict[str, str]
 
 
-def clear_after_move(app: str) -> str:
-    """App.activate: clear the selection after the move rather than before, so that the FLIP
-    "first" rectangles in BoardView.render are read from the layout of the last frame instead
-    of forcing a style recalc and layout of the selection change (one forced layout, not two).
-    """
-    old = (
-        "            reason = position.why_illegal(move)\n"
-        "            self.clear_selection()\n"
-        "            if reason is None:\n"
-        "                self.do_move(move)\n"
-        "                return\n"
-    )
-    new = (
-        "            reason = position.why_illegal(move)\n"
-        "            if reason is None:\n"
-        "                self.do_move(move)\n"
-        "                self.clear_selection()\n"
-        "                return\n"
-        "            self.clear_selection()\n"
-    )
-    return _replace(app, old, new)
+def flip_in_handler(files: Files) -> Files:
+    """BoardView.render reads the FLIP "last" rectangles and starts the animations in the
+    input handler (a forced style + layout there), as before 2026-11-21 18:30, instead of in
+    the next animation frame."""
+    return _replace(files, "py/web/board.py", "FLIP_IN_FRAME = True\n", "FLIP_IN_FRAME = False\n")
 
 
-def persist_after_frame(app: str) -> str:
-    """App.after_change: write the save (Game.to_json, json.dumps, localStorage.setItem) in a
-    zero-delay timer after the handler, instead of inside it."""
-    app = _replace(
-        app,
-        "                self.after_animation()\n"
-        "        self.persist()\n        self.update_status()\n",
-        "                self.after_animation()\n        self.update_status()\n"
-        "        js.setTimeout(self._p_persist, 0)\n",
-    )
-    anchor = "        self._p_tick = self._proxy(self.on_tick)\n"
-    return _replace(
-        app, anchor, anchor + "        self._p_persist = self._proxy(lambda *a: self.persist())\n"
-    )
+def _replace(files: Files, path: str, old: str, new: str) -> Files:
+    if old not in files[path]:
+        raise LookupError(f"{path} no longer contains {old.strip().splitlines()[0]!r}")
+    return {**files, path: files[path].replace(old, new, 1)}
 
 
-def _replace(text: str, old: str, new: str) -> str:
-    if old not in text:
-        raise LookupError(old.strip().splitlines()[0])
-    return text.replace(old, new, 1)
-
-
-VARIANTS: dict[str, Callable[[str], str]] = {
-    "as-built": lambda s: s,
-    "clear-after-move": clear_after_move,
-    "persist-after-frame": persist_after_frame,
-    "both": lambda s: persist_after_frame(clear_after_move(s)),
+VARIANTS: dict[str, Callable[[Files], Files]] = {
+    "as-built": lambda f: f,
+    "flip-in-handler": flip_in_handler,
 }
+
+
+def at_revision(rev: str) -> Files:
+    out = {}
+    for path in FILES:
+        out[path] = subprocess.run(
+            ["git", "show", f"{rev}:{path}"],
+            cwd=lib.ROOT,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -87,35 +77,48 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--games", default="russian,double-russian,double-rail,double-freecell")
     ap.add_argument("--baseline", type=Path, help="an older py/web/app.py to compare against")
+    ap.add_argument("--baseline-rev", help="compare against the move path's files at this rev")
     ap.add_argument("--only", default="", help="comma-separated variants to run (default: all)")
+    ap.add_argument("--no-js", action="store_true", help="leave out the pure-JS board")
     args = ap.parse_args(argv)
     lib.site_dir()  # the same check as the other benchmarks: node_modules and a build work
-    app = (lib.ROOT / "py" / "web" / "app.py").read_text(encoding="utf-8")
+    current = {p: (lib.ROOT / p).read_text(encoding="utf-8") for p in FILES}
     info = lib.machine()
     print(f"# bench_move_options  {info['date']}; {info['cores']} cores; load {lib.loadavg()}")
-    sources: dict[str, str] = {}
-    if args.baseline:
-        sources["baseline"] = args.baseline.read_text(encoding="utf-8")
+    sources: dict[str, Files] = {}
+    if args.baseline_rev:
+        sources[f"baseline ({args.baseline_rev})"] = at_revision(args.baseline_rev)
+    elif args.baseline:
+        sources["baseline"] = {**current, "py/web/app.py": args.baseline.read_text("utf-8")}
     only = {v for v in args.only.split(",") if v}
     for name, patch in VARIANTS.items():
         if only and name not in only:
             continue
         try:
-            sources[name] = patch(app)
+            sources[name] = patch(current)
         except LookupError as exc:
-            print(f"  skipped {name}: py/web/app.py no longer contains {exc}")
+            print(f"  skipped {name}: {exc}")
     results: dict[str, dict[str, dict[str, list[float]]]] = {}
     with contextlib.ExitStack() as stack:
         br = stack.enter_context(lib.chromium())
-        pages: dict[str, Any] = {}
-        for name, text in sources.items():
-            site = stack.enter_context(lib.variant_site({"py/web/app.py": text}))
+        pages: dict[str, tuple[Any, bool]] = {}
+        url = ""
+        for name, files in sources.items():
+            changed = {p: t for p, t in files.items() if t != current[p] or name == "as-built"}
+            site = stack.enter_context(lib.variant_site(changed))
             server = stack.enter_context(lib.SiteServer(site))
+            url = url or server.url
             ctx = lib.new_context(br, server.url, service_workers=False)
             page = ctx.new_page()
             page.goto("./#russian/1")
             lib.wait_ready(page)
-            pages[name] = page
+            pages[name] = (page, False)
+        if not args.no_js:  # served next to the last site built (bench/ is linked into each)
+            ctx = lib.new_context(br, server.url, service_workers=False)
+            page = ctx.new_page()
+            page.goto("bench/js_board.html")
+            lib.wait_ready(page)
+            pages[JS] = (page, True)
         for game in [g for g in args.games.split(",") if g]:
             actions = lib.plan_moves(game, args.moves, args.seed)
             chunks: list[list[dict[str, Any]]] = [[]]
@@ -126,7 +129,8 @@ def main(argv: list[str] | None = None) -> int:
             for i, chunk in enumerate(chunks):
                 order = list(pages) if i % 2 == 0 else list(pages)[::-1]
                 for name in order:
-                    r = lib.play_in_page(pages[name], chunk, False)
+                    page, is_js = pages[name]
+                    r = lib.play_in_page(page, chunk, is_js)
                     slot = results.setdefault(game, {}).setdefault(name, {})
                     for k in ("move", "handler"):
                         slot.setdefault(k, []).extend(r[k])
@@ -135,10 +139,17 @@ def main(argv: list[str] | None = None) -> int:
         return f"{lib.percentile(xs, 50):.2f} / {lib.percentile(xs, 95):.2f}"
 
     rows = []
+    first = ""
     for game, by_name in results.items():
         first = next(iter(by_name))
         base = by_name[first]
+        js = by_name.get(JS)
         for name, r in by_name.items():
+            vs_js = "–"
+            if js is not None:
+                p50 = lib.median(r["move"]) / lib.median(js["move"])
+                p95 = lib.percentile(r["move"], 95) / lib.percentile(js["move"], 95)
+                vs_js = f"{p50:.2f}x / {p95:.2f}x"
             rows.append(
                 [
                     game if name == first else "",
@@ -146,14 +157,12 @@ def main(argv: list[str] | None = None) -> int:
                     pp(r["move"]),
                     pp(r["handler"]),
                     f"{lib.median(r['move']) / lib.median(base['move']):.2f}x",
+                    vs_js,
                 ]
             )
     print(f"\n## Move latency of UI variants, {args.moves} moves per game (seed {args.seed})\n")
-    print(
-        lib.table(
-            rows, ["game", "variant", "move p50 / p95 ms", "handler p50 / p95 ms", f"p50 / {first}"]
-        )
-    )
+    header = ["game", "variant", "move p50 / p95 ms", "handler p50 / p95 ms", f"p50 / {first}"]
+    print(lib.table(rows, [*header, "move p50 / p95 vs JS page"]))
     print(f"\nload average at end: {lib.loadavg()}")
     return 0
 

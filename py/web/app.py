@@ -51,13 +51,24 @@ HINT_SHOW_MS = 4000  # the hinted move stays marked this long (or until the next
 HINT_TEXT_MS = 6500
 
 
+_ELEMENTS: dict[str, Any] = {}
+
+
 def _by_id(name: str) -> Any:
-    return document.getElementById(name)
+    """The element with id ``name`` (index.html's elements are never replaced: the proxy is
+    kept, so a move's status update does not make a new one per element)."""
+    el = _ELEMENTS.get(name)
+    if el is None:
+        el = document.getElementById(name)
+        if el is not None:
+            _ELEMENTS[name] = el
+    return el
 
 
 class App:
     def __init__(self) -> None:
         self.board_el = _by_id("board")
+        self.board_data = self.board_el.dataset
         self.view = BoardView(self.board_el)
         try:
             backend: Any = window.localStorage
@@ -76,6 +87,10 @@ class App:
         self.toast_timer: Any = None
         self.return_timer: Any = None
         self.persist_timer: Any = None  # a save queued by after_change
+        self.shown_ui: dict[tuple[str, str], Any] = {}  # what update_status last wrote
+        self.status = ""  # the board's data-status
+        self.hint_state = ""  # #btn-hint's data-hint
+        self.toast_info = False  # the toast shown (while toast_timer runs) is an info one
         self.pending_won = False
         self.pending_finish = False
         self.keyboard = False
@@ -493,32 +508,43 @@ class App:
         won = position.is_won()
         stuck = not won and position.is_stuck()
         status = "won" if won else "stuck" if stuck else "playing"
-        el = self.board_el
-        el.dataset.game = game.game_id
-        el.dataset.deal = "" if game.deal is None else str(game.deal)
+        put = self.put
+        deal = "" if game.deal is None else str(game.deal)
+        put("board", "game", game.game_id, self.board_data)
+        put("board", "deal", deal, self.board_data)
         if position is not self.shown_position:
             self.shown_position = position
             self.position_changed()
-        if el.dataset.status != status:
-            el.dataset.status = status
+        if self.status != status:
+            self.status = status
+            self.board_data.status = status
             if stuck:
                 self.announce("No moves left: this deal is stuck. Undo, restart or deal again.")
                 self.reset_verdict()
                 self.solver.start()  # boot the worker now: "Was it winnable?" is likely next
-        _by_id("stuck").hidden = not stuck
+        put("stuck", "hidden", not stuck)
         self.finish_moves = None if won else position.auto_finish()
-        _by_id("btn-finish").hidden = self.finish_moves is None
-        _by_id("btn-undo").disabled = not game.can_undo
-        _by_id("btn-redo").disabled = not game.can_redo
-        _by_id("st-game").textContent = SHORT_NAMES[game.game_id]
-        _by_id("st-deal").textContent = "–" if game.deal is None else str(game.deal)
-        _by_id("st-moves").textContent = str(game.move_count)
-        _by_id("st-time").textContent = clock(game.elapsed)
+        put("btn-finish", "hidden", self.finish_moves is None)
+        put("btn-undo", "disabled", not game.can_undo)
+        put("btn-redo", "disabled", not game.can_redo)
+        put("st-game", "textContent", SHORT_NAMES[game.game_id])
+        put("st-deal", "textContent", deal or "–")
+        put("st-moves", "textContent", str(game.move_count))
+        put("st-time", "textContent", clock(game.elapsed))
+
+    def put(self, name: str, attr: str, value: Any, target: Any = None) -> None:
+        """Set ``attr`` of element ``name`` (or of ``target``) unless it already holds
+        ``value``: a move does not rewrite (and restyle) what did not change. Only for what
+        ``update_status`` and the clock own."""
+        key = (name, attr)
+        if self.shown_ui.get(key, self) != value:
+            setattr(_by_id(name) if target is None else target, attr, value)
+            self.shown_ui[key] = value
 
     def tick(self) -> None:
         """Add the time since the last tick to the game's clock (while it is being played)."""
         now = js.performance.now()
-        if self.last_tick is not None and self.board_el.dataset.status == "playing":
+        if self.last_tick is not None and self.status == "playing":
             self.game.elapsed += max(0.0, (now - self.last_tick) / 1000)
         if self.game.move_count or self.last_tick is not None:
             self.last_tick = now
@@ -526,9 +552,9 @@ class App:
     def on_tick(self, *args: Any) -> None:
         if str(document.visibilityState) == "hidden":
             return
-        if self.last_tick is not None and self.board_el.dataset.status == "playing":
+        if self.last_tick is not None and self.status == "playing":
             self.tick()
-            _by_id("st-time").textContent = clock(self.game.elapsed)
+            self.put("st-time", "textContent", clock(self.game.elapsed))
         if (
             not self.update_offered
             and document.documentElement.getAttribute("data-update") == "ready"
@@ -1195,6 +1221,7 @@ class App:
     def set_hint_state(self, state: str, move: Move | None = None) -> None:
         """``#btn-hint``: busy while thinking; ``data-hint`` (thinking, winning, heuristic,
         lost, error or empty) and ``data-hint-move`` say the last answer (for tests)."""
+        self.hint_state = state
         button = _by_id("btn-hint")
         busy = state == "thinking"
         button.classList.toggle("busy", busy)
@@ -1250,15 +1277,13 @@ class App:
     def position_changed(self) -> None:
         """The table shows another position: hints and pending answers about the old one go."""
         self.clear_hint()
-        toast = _by_id("toast")
-        if toast.classList.contains("info") and toast.classList.contains("show"):
-            if self.toast_timer is not None:
-                js.clearTimeout(self.toast_timer)
+        if self.toast_info and self.toast_timer is not None:  # an info toast is showing
+            js.clearTimeout(self.toast_timer)
             self.hide_toast()
         if self.hint_asked is not None:
             self.hint_asked = None  # its answer will be ignored
             self.set_hint_state("")
-        elif _by_id("btn-hint").dataset.hint:
+        elif self.hint_state:
             self.set_hint_state("")
         if self.verdict_asked is not None:
             self.verdict_asked = None
@@ -1358,6 +1383,7 @@ class App:
         ``info`` a neutral one (hints)."""
         el = _by_id("toast")
         el.textContent = text
+        self.toast_info = info
         el.classList.toggle("info", info)
         el.classList.add("show")
         self.announce(text)

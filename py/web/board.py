@@ -6,14 +6,27 @@ inside its pile's element, in bottom-to-top order; CSS places it from its index 
 its pile's face-down / face-up counts (``--nd``, ``--nu``). ``render`` compares the position
 with what is shown, touches only the piles that changed, and animates cards that changed pile
 with FLIP (First rect, re-parent, Last rect, Invert with a transform, Play).
+
+Every call into JS costs microseconds (a new proxy for each JS object returned, more for a
+conversion), so the move path keeps them few: the ``style`` and ``classList`` proxies of every
+card and pile are fetched once per game, and the FLIP animations reuse keyframe and option
+objects made once (``Element.animate`` copies them) instead of converting Python dicts per card.
+
+The FLIP "last" rectangles are read, and the animations started, in the next animation frame
+(``requestAnimationFrame``) rather than in the input handler: the frame lays the board out once
+anyway before painting, so reading there costs no extra style and layout pass, while reading in
+the handler forced one (the handler's DOM changes are laid out, then laid out again by the
+frame after the remaining writes). Nothing is painted in between, so the first frame the player
+sees already shows each card at its old place, moving.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import js
 from js import Object, document
-from pyodide.ffi import to_js
+from pyodide.ffi import create_proxy, to_js
 
 from ..cards import card_name, long_name
 from ..position import Position
@@ -30,6 +43,11 @@ PLAN = {
     "double-freecell": (0, 16),
 }
 FLIP_MS = 180
+#: Read the FLIP "last" rectangles in the next animation frame (see the module docstring);
+#: False: in ``render`` itself (a forced style and layout in the input handler).
+FLIP_IN_FRAME = True
+#: A FLIP whose frame came later than this (a hidden tab runs no frames) is dropped.
+FLIP_STALE_MS = 500
 
 
 def layout(rules: GameRules) -> tuple[int, int, list[str | None]]:
@@ -56,6 +74,7 @@ def _obj(value: Any) -> Any:
 class BoardView:
     def __init__(self, element: Any) -> None:
         self.el = element
+        self.el_style = element.style
         self.rules: GameRules | None = None
         self.cols = 1
         self.tcols = 1
@@ -63,6 +82,11 @@ class BoardView:
         self.order: list[str] = []  # pile names, in the order the board shows them
         self.pile_els: dict[str, Any] = {}
         self.card_els: dict[int, Any] = {}
+        # proxies fetched once per game (each access would make a new JsProxy)
+        self.pile_style: dict[str, Any] = {}
+        self.card_style: dict[int, Any] = {}
+        self.card_cls: dict[int, Any] = {}
+        self.pile_cls: dict[str, Any] = {}
         self.shown: dict[str, tuple[int, ...]] = {}
         self.shown_down: dict[str, int] = {}
         self.up: dict[int, bool] = {}
@@ -74,6 +98,22 @@ class BoardView:
         self.animate_enabled = True
         self.plan = (6, 12)
         self.shown_plan: tuple[int, int] | None = None
+        # FLIP animations: keyframes and options made once and reused (animate() copies them);
+        # only the first keyframe's transform changes from card to card
+        self._move_frames = _obj(
+            [{"transform": "", "zIndex": 50}, {"transform": "translate(0,0)", "zIndex": 50}]
+        )
+        self._move_from = self._move_frames[0]
+        self._move_opts = _obj({"duration": MOVE_MS, "easing": "cubic-bezier(.2,.7,.3,1)"})
+        self._flip_frames = _obj([{"transform": "scaleX(0.05)"}, {"transform": "scaleX(1)"}])
+        self._flip_opts = _obj({"duration": FLIP_MS, "easing": "ease-out"})
+        # FLIP animations waiting for the next frame: card -> its (left, top) before the move
+        # (the place last painted), and the cards turned face up
+        self.flip_first: dict[int, tuple[float, float]] = {}
+        self.flip_turned: list[int] = []
+        self.frame_request: Any = None
+        self.frame_asked = 0.0  # performance.now() when frame_request was made
+        self._p_frame = create_proxy(self._on_frame)
 
     # ------------------------------------------------------------------ building
 
@@ -84,6 +124,10 @@ class BoardView:
         self.cols, self.tcols, self.top_slots = layout(rules)
         self.pile_els.clear()
         self.card_els.clear()
+        self.pile_style.clear()
+        self.pile_cls.clear()
+        self.card_style.clear()
+        self.card_cls.clear()
         self.shown.clear()
         self.shown_down.clear()
         self.up.clear()
@@ -92,6 +136,8 @@ class BoardView:
         self.selected = []
         self.targets = set()
         self.hover = None
+        self.flip_first.clear()
+        self.flip_turned.clear()
 
         top = document.createElement("div")
         top.className = "row top"
@@ -121,10 +167,12 @@ class BoardView:
             el.tabIndex = -1
             el.setAttribute("aria-roledescription", "card")
             self.card_els[card] = el
+            self.card_style[card] = el.style
+            self.card_cls[card] = el.classList
         self.plan = PLAN.get(rules.id, (6, 12))
         self.shown_plan = None
         self.render(position, animate=False)
-        style = self.el.style
+        style = self.el_style
         style.setProperty("--cols", str(self.cols))
         style.setProperty("--tcols", str(self.tcols))
         self.el.dataset.game = rules.id
@@ -144,6 +192,8 @@ class BoardView:
         elif kind == "stock":
             el.dataset.mark = "∅"
         self.pile_els[name] = el
+        self.pile_style[name] = el.style
+        self.pile_cls[name] = el.classList
         return el
 
     # ------------------------------------------------------------------ drawing
@@ -172,14 +222,15 @@ class BoardView:
                 self.end_drag(dragged, back=True)
             return []
         moved = [c for name, cards, _ in changes for c in cards if self.loc.get(c) != name]
-        first: dict[int, Any] = {}
+        first = self.flip_first  # a FLIP still waiting for its frame keeps its first place
         if animate:
             for c in moved:
-                if c in self.loc:  # was on the table (not a brand-new element)
-                    first[c] = self.card_els[c].getBoundingClientRect()
+                if c in self.loc and c not in first:  # on the table (not a brand-new element)
+                    r = self.card_els[c].getBoundingClientRect()
+                    first[c] = (r.left, r.top)
         if dragged:
             for c in dragged:
-                self.card_els[c].classList.remove("dragging")
+                self.card_cls[c].remove("dragging")
         flipped: list[int] = []
         for name, cards, down in changes:
             old = self.shown[name]
@@ -194,15 +245,15 @@ class BoardView:
                 pile_el.appendChild(el)
                 self.loc[c] = name
                 if self.idx.get(c) != j:
-                    el.style.setProperty("--i", str(j))
+                    self.card_style[c].setProperty("--i", str(j))
                     self.idx[c] = j
             for j, c in enumerate(cards):
                 up = j >= down
                 if self.up.get(c) != up:
-                    if c in self.up and up and c not in first:
+                    if animate and c in self.up and up and c not in first:
                         flipped.append(c)
                     self._set_face(c, up)
-            style = pile_el.style
+            style = self.pile_style[name]
             style.setProperty("--nd", str(down))
             style.setProperty("--nu", str(len(cards) - down))
             pile_el.setAttribute("aria-label", pile_label(name, cards, down))
@@ -211,29 +262,38 @@ class BoardView:
             self.shown[name] = cards
             self.shown_down[name] = down
         self._fit(position)
-        if animate:
-            for c, rect in first.items():
-                el = self.card_els[c]
-                last = el.getBoundingClientRect()
-                dx = rect.left - last.left
-                dy = rect.top - last.top
-                if abs(dx) < 0.5 and abs(dy) < 0.5:
-                    continue
-                el.animate(
-                    _obj(
-                        [
-                            {"transform": f"translate({dx:.1f}px,{dy:.1f}px)", "zIndex": 50},
-                            {"transform": "translate(0,0)", "zIndex": 50},
-                        ]
-                    ),
-                    _obj({"duration": MOVE_MS, "easing": "cubic-bezier(.2,.7,.3,1)"}),
-                )
-            for c in flipped:
-                self.card_els[c].animate(
-                    _obj([{"transform": "scaleX(0.05)"}, {"transform": "scaleX(1)"}]),
-                    _obj({"duration": FLIP_MS, "easing": "ease-out"}),
-                )
+        self.flip_turned += flipped
+        if first or self.flip_turned:
+            if not FLIP_IN_FRAME:
+                self._on_frame()
+            elif self.frame_request is None:
+                self.frame_asked = float(js.performance.now())
+                self.frame_request = js.requestAnimationFrame(self._p_frame)
         return moved
+
+    def _on_frame(self, *args: Any) -> None:
+        """FLIP's Last, Invert, Play for the cards moved since the last frame."""
+        self.frame_request = None
+        first, turned = self.flip_first, self.flip_turned
+        self.flip_first, self.flip_turned = {}, []
+        if args and float(args[0]) - self.frame_asked > FLIP_STALE_MS:
+            return  # the page was hidden: the cards are already where they belong
+        frames, start, opts = self._move_frames, self._move_from, self._move_opts
+        for c, (left, top) in first.items():
+            el = self.card_els.get(c)
+            if el is None:
+                continue
+            last = el.getBoundingClientRect()
+            dx = left - last.left
+            dy = top - last.top
+            if abs(dx) < 0.5 and abs(dy) < 0.5:
+                continue
+            start.transform = f"translate({dx:.1f}px,{dy:.1f}px)"
+            el.animate(frames, opts)
+        for c in turned:
+            el = self.card_els.get(c)
+            if el is not None:
+                el.animate(self._flip_frames, self._flip_opts)
 
     def _fit(self, position: Position) -> None:
         """Tell CSS the tallest pile to plan the card size for (only when it changes)."""
@@ -244,8 +304,8 @@ class BoardView:
             pu = max(pu, len(pile) - d)
         if (pd, pu) != self.shown_plan:
             self.shown_plan = (pd, pu)
-            self.el.style.setProperty("--pd", str(pd))
-            self.el.style.setProperty("--pu", str(pu))
+            self.el_style.setProperty("--pd", str(pd))
+            self.el_style.setProperty("--pu", str(pu))
 
     def _set_face(self, card: int, up: bool) -> None:
         el = self.card_els[card]
@@ -297,26 +357,26 @@ class BoardView:
     def set_selected(self, cards: list[int]) -> None:
         for c in self.selected:
             if c not in cards:
-                self.card_els[c].classList.remove("selected")
+                self.card_cls[c].remove("selected")
         for c in cards:
             if c not in self.selected:
-                self.card_els[c].classList.add("selected")
+                self.card_cls[c].add("selected")
         self.selected = list(cards)
 
     def set_targets(self, piles: set[str]) -> None:
         for name in self.targets - piles:
-            self.pile_els[name].classList.remove("target")
+            self.pile_cls[name].remove("target")
         for name in piles - self.targets:
-            self.pile_els[name].classList.add("target")
+            self.pile_cls[name].add("target")
         self.targets = set(piles)
 
     def set_hover(self, pile: str | None) -> None:
         if pile == self.hover:
             return
         if self.hover is not None:
-            self.pile_els[self.hover].classList.remove("hover")
+            self.pile_cls[self.hover].remove("hover")
         if pile is not None:
-            self.pile_els[pile].classList.add("hover")
+            self.pile_cls[pile].add("hover")
         self.hover = pile
 
     def shake(self, cards: list[int]) -> None:
@@ -336,22 +396,22 @@ class BoardView:
     # ------------------------------------------------------------------ dragging
 
     def begin_drag(self, cards: list[int]) -> None:
-        self.el.style.setProperty("--dx", "0px")
-        self.el.style.setProperty("--dy", "0px")
+        self.el_style.setProperty("--dx", "0px")
+        self.el_style.setProperty("--dy", "0px")
         for c in cards:
-            cl = self.card_els[c].classList
+            cl = self.card_cls[c]
             cl.remove("returning")
             cl.add("dragging")
 
     def drag_to(self, dx: float, dy: float) -> None:
-        style = self.el.style
+        style = self.el_style
         style.setProperty("--dx", f"{dx:.1f}px")
         style.setProperty("--dy", f"{dy:.1f}px")
 
     def end_drag(self, cards: list[int], back: bool) -> None:
         """Stop following the pointer; with ``back``, glide home (CSS transition)."""
         for c in cards:
-            cl = self.card_els[c].classList
+            cl = self.card_cls[c]
             if back:
                 cl.add("returning")
             cl.remove("dragging")
