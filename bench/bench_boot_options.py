@@ -11,7 +11,9 @@ medians and each variant's ratio to the as-built site of the same rounds. "no-sn
 site as it was before the snapshot (pyscript.json loading Pyodide itself); "before-early-start"
 the site before the early start (Pyodide started by PyScript's loadPyodide() call, the page's
 files fetched by PyScript's files map once Pyodide is up, every PyScript plugin loaded);
-"early-start-only" and "all-plugins" take back one part of it each. See docs/performance.md.
+"early-start-only" and "all-plugins" take back one part of it each; "sources-only" ships our
+Python sources without their precompiled bytecode (build_site.PRECOMPILE). See
+docs/performance.md.
 `--cold-only` skips the warm boots (about 3x faster).
 """
 
@@ -157,6 +159,7 @@ def variants() -> dict[str, Callable[[], tuple[dict[str, str | None], dict[str, 
     """name -> () -> (changed files, build_site constants, extra JS condition before warm)."""
     return {
         "as-built": lambda: ({}, {}, SNAPSHOT_SAVED),
+        "sources-only": lambda: ({}, {"PRECOMPILE": False}, SNAPSHOT_SAVED),
         "no-snapshot": lambda: (
             {"index.html": _without_early_start(_index())},
             NO_SNAPSHOT,

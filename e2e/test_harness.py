@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -34,7 +35,8 @@ PROBE_PAGE = """<!doctype html>
 </head>
 <body>
 <script type="py" config="pyscript.json">
-import importlib.util, json, os, sys
+import importlib.util, json, os, sys, time
+from importlib.machinery import SourceFileLoader
 import js
 files = sorted(
     os.path.join(d, f) for d, _, fs in os.walk("solitaire") for f in fs if f.endswith(".py")
@@ -44,6 +46,22 @@ root = js.document.documentElement
 root.dataset.python = sys.version.split()[0]
 root.dataset.files = json.dumps(files)
 root.dataset.package = spec.origin if spec else ""
+# Import what the page imports, recording every module compiled from its source instead of
+# loaded from the shipped bytecode (tools/build_site.py PRECOMPILE).
+compiled = []
+to_code = SourceFileLoader.source_to_code
+def spy(self, data, path, *args, **kwargs):
+    compiled.append(path)
+    return to_code(self, data, path, *args, **kwargs)
+SourceFileLoader.source_to_code = spy
+start = time.perf_counter()
+import solitaire.web.app
+root.dataset.importMs = str(round((time.perf_counter() - start) * 1000))
+SourceFileLoader.source_to_code = to_code
+root.dataset.compiled = json.dumps(compiled)
+root.dataset.cached = json.dumps(sorted(
+    m.__cached__ for n, m in sys.modules.items() if n.startswith("solitaire")
+))
 root.dataset.app = "ready"
 </script>
 </body>
@@ -64,11 +82,21 @@ WORKER_PAGE = """<!doctype html>
 </head>
 <body>
 <script type="py" worker name="probe" config="pyscript-worker.json">
-import importlib.util, os
+import importlib.util, json, os
+from importlib.machinery import SourceFileLoader
 def probe_files():
     found = importlib.util.find_spec("solitaire") is not None
-    return [found] + sorted(
-        os.path.join(d, f) for d, _, fs in os.walk("solitaire") for f in fs if f.endswith(".py")
+    compiled = []  # modules compiled from source instead of loaded from the shipped bytecode
+    to_code = SourceFileLoader.source_to_code
+    def spy(self, data, path, *args, **kwargs):
+        compiled.append(path)
+        return to_code(self, data, path, *args, **kwargs)
+    SourceFileLoader.source_to_code = spy
+    import solitaire.solver
+    SourceFileLoader.source_to_code = to_code
+    return [found, json.dumps(compiled)] + sorted(
+        os.path.join(d, f) for d, _, fs in os.walk("solitaire") for f in fs
+        if f.endswith((".py", ".pyc"))
     )
 __export__ = ["probe_files"]
 </script>
@@ -142,6 +170,9 @@ def test_server_sends_the_mime_types_the_browser_needs(base_url: str, path: str,
 
 # What `from solitaire.web.app import main` imports, transitively, on the page; the solver, the
 # hints and the command lines run only in the solver's worker or under CPython.
+#: sys.implementation.cache_tag of the vendored Pyodide: the name of the shipped .pyc files.
+CACHE_TAG = "cpython-314"
+
 NOT_ON_THE_PAGE = {
     "__main__.py",
     "cli.py",
@@ -165,6 +196,9 @@ def test_pyscript_configs_map_the_python_files(site_dir: Path) -> None:
         if "__pycache__" not in p.parts
     }
     on_page = {k: v for k, v in every.items() if k.removeprefix("./py/") not in NOT_ON_THE_PAGE}
+    # Each source is followed by its bytecode for the vendored Pyodide (build_site.PRECOMPILE).
+    every = build_site.with_bytecode(every, set(every), CACHE_TAG)
+    on_page = build_site.with_bytecode(on_page, set(on_page), CACHE_TAG)
     unused_plugins = ["deprecations-manager", "donkey", "py-editor", "py-game", "py-terminal"]
     expected = {
         # The page: the early-starting, snapshot-restoring wrapper, which writes the page's
@@ -218,8 +252,16 @@ def test_probe_page_boots_vendored_pyodide_fetching_exactly_the_runtime(
     files = json.loads(root.get_attribute("data-files") or "[]")
     config = json.loads((site_dir / "pyscript.json").read_text(encoding="utf-8"))
     page_files = json.loads((site_dir / "pyodide-files.json").read_text(encoding="utf-8"))
-    assert files == sorted(v.removeprefix("./") for v in page_files.values())
+    assert files == sorted(v.removeprefix("./") for v in page_files.values() if v.endswith(".py"))
     assert (root.get_attribute("data-package") or "").endswith("solitaire/__init__.py")
+    # Python imported the page's modules from the shipped bytecode, compiling none of them.
+    assert json.loads(root.get_attribute("data-compiled") or "null") == []
+    cached = json.loads(root.get_attribute("data-cached") or "[]")
+    assert cached == sorted(
+        "/home/pyodide/" + build_site.pyc_url(v, CACHE_TAG).removeprefix("./")
+        for v in page_files.values()
+        if v.endswith(".py")
+    )
 
     # No snapshot in a fresh context (and none made: service workers are blocked here).
     assert root.get_attribute("data-boot") == "fresh"
@@ -255,9 +297,10 @@ def test_worker_config_gives_the_worker_the_package(
     # (no cross-origin isolation on GitHub Pages); the solver needs no DOM.
     page.goto(probe_server.url + "worker.html")
     wait_ready(page)
-    found, *files = json.loads(page.locator("html").get_attribute("data-files") or "[]")
+    found, compiled, *files = json.loads(page.locator("html").get_attribute("data-files") or "[]")
     config = json.loads((site_dir / "pyscript-worker.json").read_text(encoding="utf-8"))
     assert found is True
+    assert json.loads(compiled) == []  # the worker imports the shipped bytecode too
     assert files == sorted(v.removeprefix("./") for v in config["files"].values())
 
 
@@ -305,3 +348,52 @@ def test_shared_page_boots_once_per_module(
     wait_ready(shared_page)
     boots.append(shared_page.evaluate("performance.timeOrigin"))
     assert len(set(boots)) == 1, "the shared page was loaded again"
+
+
+@pytest.mark.parametrize("node", ["missing", "failing"])
+def test_build_without_usable_node_ships_sources_only(
+    node: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """No Node, or one that cannot run Pyodide: the build says so and ships the sources alone
+    (nothing from the bytecode cache either: it is empty here)."""
+    command = str(tmp_path / "no-such-node") if node == "missing" else "false"
+    monkeypatch.setattr(build_site, "NODE", command)
+    monkeypatch.setattr(build_site, "PYC_CACHE", tmp_path / "cache")
+    site = build_site.build(tmp_path / "site", require_index=False)
+    assert site.bytecode.startswith("sources only: could not run Pyodide under Node")
+    assert "build_site: warning: sources only" in capsys.readouterr().err
+    assert not list(site.out.rglob("*.pyc"))
+    assert not list(site.out.rglob("__pycache__"))
+    page_files = json.loads((site.out / "pyodide-files.json").read_text(encoding="utf-8"))
+    worker = json.loads((site.out / "pyscript-worker.json").read_text(encoding="utf-8"))
+    assert page_files
+    assert all(url.endswith(".py") for url in [*page_files, *worker["files"]])
+    assert all(p.endswith(".py") for p in site.own if p.startswith("py/"))
+
+
+def test_build_never_ships_bytecode_of_other_source(
+    site_dir: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A cached pyc whose source hash is not its source's (a corrupted cache): sources only,
+    with a warning, never that pyc."""
+    source = build_site.ROOT / "py" / "game.py"
+    assert build_site.precompile(build_site.ROOT, [source]).pycs  # cached (or compiled) now
+    cache = tmp_path / "cache"
+    shutil.copytree(build_site.PYC_CACHE, cache)
+    key = build_site._pyc_key("solitaire/game.py", source.read_bytes())
+    (pyc,) = cache.glob(f"*/{key}.pyc")
+    data = bytearray(pyc.read_bytes())
+    data[8:16] = bytes(8)
+    pyc.write_bytes(bytes(data))
+    monkeypatch.setattr(build_site, "PYC_CACHE", cache)
+    monkeypatch.setattr(build_site, "NODE", str(tmp_path / "no-such-node"))
+    site = build_site.build(tmp_path / "site", require_index=False)
+    assert site.bytecode.startswith("sources only: the pyc of ")
+    assert "build_site: warning: sources only" in capsys.readouterr().err
+    assert not list(site.out.rglob("*.pyc"))

@@ -7,7 +7,9 @@ What goes in (see docs/build.md):
   ``web/manifest.webmanifest`` and ``web/icons/`` are published at the site root (a service
   worker's and a manifest's scope is their folder), every other ``web/X`` at ``web/X``;
 - every ``py/**/*.py`` under ``py/`` (served, and copied into the interpreter's file system as
-  ``solitaire/**`` through the generated PyScript config);
+  ``solitaire/**`` through the generated PyScript config), and its bytecode for the vendored
+  Pyodide, ``py/**/__pycache__/X.cpython-314.pyc``, compiled by that Pyodide under Node
+  (cached in ``.cache/pyodide-pyc/``; sources only, with a warning, when Node cannot run it);
 - the runtime files the browser really fetches, from the pinned npm packages in
   ``node_modules/``: five Pyodide files in ``vendor/pyodide/`` and PyScript's ``core.js``,
   its hashed core chunk and the plugin chunks it loads at boot in ``vendor/pyscript/`` (not
@@ -24,14 +26,18 @@ Usage: ``python tools/build_site.py [--out DIR] [--quiet]``.
 
 from __future__ import annotations
 
+import _imp
 import argparse
 import ast
+import contextlib
 import hashlib
 import json
 import os
 import re
 import shutil
+import subprocess
 import sys
+import tempfile
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -80,6 +86,22 @@ FILES_BY_BOOT_MODULE = True
 MAIN_MODULE = "web/app.py"
 #: The name of the package that py/ becomes in the interpreter.
 PACKAGE = "solitaire"
+#: Ship our modules precompiled for the vendored Pyodide (``py/**/__pycache__/X.<tag>.pyc``,
+#: unchecked-hash pycs, next to the sources in both file maps), so that the page's interpreter
+#: imports them without compiling the sources on every boot (docs/build.md, "Bytecode").
+#: False, or no usable Node at build time: sources only.
+PRECOMPILE = True
+#: The Node.js that runs the pinned Pyodide at build time to compile them
+#: (``$SOLITAIRE_BUILD_NODE``, default ``node`` on the PATH).
+NODE = os.environ.get("SOLITAIRE_BUILD_NODE", "node")
+#: Seconds that Node may take to start Pyodide and compile everything.
+NODE_TIMEOUT = 300
+#: Compiled files, kept between builds, keyed by Pyodide version, path and source bytes (so a
+#: build of another copy of the sources, such as the e2e tests' or a benchmark variant's, reuses
+#: them); gitignored. Always the repository's own, whatever ``root`` a build reads.
+PYC_CACHE = ROOT / ".cache" / "pyodide-pyc"
+#: Where the interpreter's working directory is in the browser (the files maps' "./" paths).
+PYODIDE_HOME = "/home/pyodide"
 #: Placeholders in web/sw.js.
 SW_VERSION_MARK = "__CACHE_VERSION__"
 SW_PRECACHE_MARK = "/* __PRECACHE__ */"
@@ -100,6 +122,7 @@ class Site:
     runtime: list[str] = field(default_factory=list)  # site-relative paths under vendor/
     own: list[str] = field(default_factory=list)  # every other file
     python_files: dict[str, str] = field(default_factory=dict)  # URL -> interpreter FS path
+    bytecode: str = ""  # whether the .pyc files are shipped, and why not
 
     @property
     def files(self) -> list[str]:
@@ -372,6 +395,185 @@ def stamp_service_worker(template: str, version: str, precache: list[str]) -> st
     return template.replace(SW_VERSION_MARK, version).replace(SW_PRECACHE_MARK, listing)
 
 
+# ----------------------------------------------------------------------------- bytecode
+
+#: Run by Node: starts the pinned Pyodide, writes the sources into its file system at the paths
+#: the page uses, compiles them with py_compile (unchecked-hash pycs: the importer does not
+#: even hash the source) and copies the .pyc files out. argv: pyodide dir, jobs.json
+#: ({FS path: host source file}), output dir; prints a JSON summary.
+_COMPILE_MJS = r"""
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+const [indexDir, jobsFile, outDir] = process.argv.slice(2);
+const { loadPyodide } = await import(pathToFileURL(join(indexDir, "pyodide.mjs")).href);
+const py = await loadPyodide({
+  indexURL: indexDir + "/", stdout: () => {}, stderr: (line) => console.error(line),
+});
+const jobs = JSON.parse(readFileSync(jobsFile, "utf-8"));
+for (const [path, host] of Object.entries(jobs)) {
+  py.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+  py.FS.writeFile(path, readFileSync(host));
+}
+py.globals.set("paths", JSON.stringify(Object.keys(jobs)));
+const result = JSON.parse(py.runPython(`
+import importlib.util, json, py_compile, sys
+mode = py_compile.PycInvalidationMode.UNCHECKED_HASH
+compiled = {p: py_compile.compile(p, dfile=p, doraise=True, invalidation_mode=mode)
+            for p in json.loads(paths)}
+json.dumps({"version": sys.version, "cache_tag": sys.implementation.cache_tag,
+            "optimize": sys.flags.optimize, "magic": importlib.util.MAGIC_NUMBER.hex(),
+            "compiled": compiled})
+`));
+const files = {};
+let i = 0;
+for (const [path, cfile] of Object.entries(result.compiled)) {
+  const name = `${i++}.pyc`;
+  writeFileSync(join(outDir, name), py.FS.readFile(cfile));
+  files[path] = name;
+}
+delete result.compiled;
+console.log(JSON.stringify({ ...result, files }));
+"""
+
+
+@dataclass
+class Bytecode:
+    """The result of :func:`precompile`: ``{source file: pyc bytes}`` and what happened."""
+
+    pycs: dict[Path, bytes] = field(default_factory=dict)
+    cache_tag: str = ""
+    note: str = "sources only"
+
+
+def _pyc_key(rel: str, source: bytes) -> str:
+    return hashlib.sha256(rel.encode() + b"\0" + source).hexdigest()
+
+
+def _pyodide_id(pyodide_dir: Path) -> str:
+    """The vendored Pyodide: npm version and the Python it holds (cache folder name)."""
+    lock = json.loads((pyodide_dir / "pyodide-lock.json").read_text(encoding="utf-8"))
+    python = lock.get("info", {}).get("python", "unknown")
+    return re.sub(r"[^\w.-]", "_", f"{_npm_version(pyodide_dir)}-py{python}")
+
+
+def _run_node_compiler(
+    pyodide_dir: Path, jobs: dict[str, Path]
+) -> tuple[dict[str, object], dict[str, bytes]]:
+    """Compile ``jobs`` ({FS path: source file}) with the vendored Pyodide under Node."""
+    with tempfile.TemporaryDirectory(prefix="solitaire-pyc-") as tmp:
+        work = Path(tmp)
+        (work / "compile.mjs").write_text(_COMPILE_MJS, encoding="utf-8")
+        (work / "jobs.json").write_text(
+            json.dumps({k: str(v) for k, v in jobs.items()}), encoding="utf-8"
+        )
+        (work / "out").mkdir()
+        done = subprocess.run(
+            [
+                NODE,
+                str(work / "compile.mjs"),
+                str(pyodide_dir),
+                str(work / "jobs.json"),
+                str(work / "out"),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=NODE_TIMEOUT,
+            check=False,
+        )
+        if done.returncode != 0:
+            tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
+            raise BuildError(f"{NODE} exited with {done.returncode}: " + " | ".join(tail))
+        meta = json.loads(done.stdout.strip().splitlines()[-1])
+        names: dict[str, str] = meta.pop("files")
+        pycs = {path: (work / "out" / name).read_bytes() for path, name in names.items()}
+    return meta, pycs
+
+
+def _hash_matches(pyc: bytes, source: bytes) -> bool:
+    """Whether a hash-based pyc holds the hash of ``source`` (CPython's keyed SipHash-1-3,
+    which this Python computes like Pyodide's; not checked on a Python built otherwise)."""
+    source_hash = getattr(_imp, "source_hash", None)
+    if source_hash is None or sys.hash_info.algorithm != "siphash13":
+        return True
+    return bool(source_hash(int.from_bytes(pyc[:4], "little"), source) == pyc[8:16])
+
+
+def _save_pycs(cache: Path, runtime: dict[str, object], pycs: dict[str, bytes]) -> None:
+    """Keep compiled files for the next build (atomically: builds may run in parallel). A cache
+    that cannot be written is no error."""
+    files = {f"{key}.pyc": data for key, data in pycs.items()}
+    files["runtime.json"] = json.dumps(runtime).encode()
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        for name, data in files.items():
+            part = cache / f"{name}.tmp-{os.getpid()}"
+            part.write_bytes(data)
+            part.replace(cache / name)
+    except OSError:
+        pass
+
+
+def precompile(root: Path, sources: Iterable[Path]) -> Bytecode:
+    """Bytecode of ``sources`` (files under ``root/py``) for the vendored Pyodide, from
+    PYC_CACHE or compiled by Pyodide under Node; sources only (``Bytecode.note`` says why) when
+    that cannot be done. Never a pyc of other source bytes: the cache key holds them."""
+    if not PRECOMPILE:
+        return Bytecode(note="sources only (PRECOMPILE is off)")
+    py_dir = root / "py"
+    pyodide_dir = (root / "node_modules" / "pyodide").resolve()
+    cache = PYC_CACHE / _pyodide_id(pyodide_dir)
+    wanted: dict[Path, str] = {}  # source file -> cache key
+    for path in sources:
+        rel = _rel(path, py_dir)
+        wanted[path] = _pyc_key(f"{PACKAGE}/{rel}", path.read_bytes())
+    runtime: dict[str, object] | None = None
+    with contextlib.suppress(OSError, ValueError):
+        runtime = json.loads((cache / "runtime.json").read_text(encoding="utf-8"))
+    missing = [p for p in wanted if runtime is None or not (cache / f"{wanted[p]}.pyc").is_file()]
+    fresh: dict[str, bytes] = {}  # cache key -> pyc
+    if missing or runtime is None:
+        jobs = {f"{PYODIDE_HOME}/{PACKAGE}/{_rel(p, py_dir)}": p for p in missing}
+        try:
+            if shutil.which(NODE) is None:
+                raise BuildError(f"{NODE!r} not found")
+            runtime, compiled = _run_node_compiler(pyodide_dir, jobs)
+        except (BuildError, OSError, ValueError, KeyError, subprocess.TimeoutExpired) as exc:
+            return Bytecode(note=f"sources only: could not run Pyodide under Node ({exc})")
+        fresh = {wanted[path]: compiled[fs_path] for fs_path, path in jobs.items()}
+        _save_pycs(cache, runtime, fresh)
+    magic = bytes.fromhex(str(runtime["magic"]))
+    if runtime.get("optimize"):
+        return Bytecode(note="sources only: Pyodide runs with -O (unexpected)")
+    pycs: dict[Path, bytes] = {}
+    for path, key in wanted.items():
+        data = fresh[key] if key in fresh else (cache / f"{key}.pyc").read_bytes()
+        # Magic number of this Pyodide's Python; flags 0b01: hash-based, unchecked.
+        if data[:4] != magic or int.from_bytes(data[4:8], "little") != 1:
+            return Bytecode(note=f"sources only: unexpected pyc header for {path.name}")
+        if not _hash_matches(data, path.read_bytes()):
+            return Bytecode(note=f"sources only: the pyc of {path.name} is not of its source")
+        pycs[path] = data
+    how = f"compiled {len(missing)}, cached {len(wanted) - len(missing)}"
+    return Bytecode(pycs=pycs, cache_tag=str(runtime["cache_tag"]), note=f"bytecode ({how})")
+
+
+def pyc_url(url: str, cache_tag: str) -> str:
+    """``./py/a/b.py`` -> ``./py/a/__pycache__/b.<cache_tag>.pyc`` (also for FS paths)."""
+    folder, _, name = url.rpartition("/")
+    return f"{folder}/__pycache__/{name.removesuffix('.py')}.{cache_tag}.pyc"
+
+
+def with_bytecode(files: dict[str, str], shipped: set[str], cache_tag: str) -> dict[str, str]:
+    """A files map plus, after each source in ``shipped`` (URLs), its pyc."""
+    out: dict[str, str] = {}
+    for url, path in files.items():
+        out[url] = path
+        if url in shipped:
+            out[pyc_url(url, cache_tag)] = pyc_url(path, cache_tag)
+    return out
+
+
 # ----------------------------------------------------------------------------- build
 
 
@@ -442,13 +644,24 @@ def _assemble(out: Path, root: Path) -> Site:
     if not (root / "py" / MAIN_MODULE).is_file():
         raise BuildError(f"py/{MAIN_MODULE} is missing")
     page_files = main_python_files(root / "py", files)
+    bytecode = precompile(root, [root / url.removeprefix("./") for url in files])
+    shipped: set[str] = set()
+    for src, data in bytecode.pycs.items():
+        url = pyc_url(f"./{_rel(src, root)}", bytecode.cache_tag)
+        (out / url).parent.mkdir(parents=True, exist_ok=True)
+        (out / url).write_bytes(data)
+        own.append(url.removeprefix("./"))
+        shipped.add(f"./{_rel(src, root)}")
+    page_files = with_bytecode(page_files, shipped, bytecode.cache_tag)
+    if bytecode.note.startswith("sources only:"):
+        print(f"build_site: warning: {bytecode.note}", file=sys.stderr)
     configs = {
         "pyscript.json": pyscript_config(
             None if FILES_BY_BOOT_MODULE else page_files,
             MAIN_INTERPRETER_URL,
             PYSCRIPT_PLUGINS_OFF,
         ),
-        "pyscript-worker.json": pyscript_config(files),
+        "pyscript-worker.json": pyscript_config(with_bytecode(files, shipped, bytecode.cache_tag)),
         BOOT_FILES: page_files if FILES_BY_BOOT_MODULE else {},
     }
     for name, config in configs.items():
@@ -469,7 +682,12 @@ def _assemble(out: Path, root: Path) -> Site:
     (out / "sw.js").write_text(stamp_service_worker(template, version, precache), "utf-8")
     own.append("sw.js")
     return Site(
-        out=out, version=version, runtime=sorted(runtime), own=sorted(own), python_files=files
+        out=out,
+        version=version,
+        runtime=sorted(runtime),
+        own=sorted(own),
+        python_files=files,
+        bytecode=bytecode.note,
     )
 
 
@@ -486,7 +704,7 @@ def summary(site: Site) -> str:
     def mb(n: int) -> str:
         return f"{n / 1e6:7.2f} MB"
 
-    lines = [f"built {site.out}  (cache version {site.version})"]
+    lines = [f"built {site.out}  (cache version {site.version}; {site.bytecode})"]
     total_raw = total_gz = 0
     for label, paths in (("runtime (vendor/)", site.runtime), ("own files", site.own)):
         raw, gz = _sizes(site.out, paths)
@@ -503,7 +721,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="output folder (default _site/)")
     parser.add_argument("--quiet", action="store_true", help="print nothing on success")
     parser.add_argument("--list", action="store_true", help="also list every file built")
+    parser.add_argument(
+        "--no-bytecode", action="store_true", help="ship the Python sources only (no .pyc)"
+    )
     args = parser.parse_args(argv)
+    if args.no_bytecode:
+        global PRECOMPILE
+        PRECOMPILE = False
     try:
         site = build(args.out)
     except BuildError as exc:

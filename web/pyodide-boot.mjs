@@ -107,7 +107,10 @@ const output = { stdout: (line) => sinks.stdout(line), stderr: (line) => sinks.s
 
 /* The page's Python files, listed by the build in pyodide-files.json ({URL: path}, URLs relative
    to the site root, paths to the interpreter's working directory, like PyScript's "files" map),
-   fetched while Pyodide starts instead of after it (what PyScript's "files" would do). */
+   fetched while Pyodide starts instead of after it (what PyScript's "files" would do). With
+   each module comes its bytecode, compiled by the build for this Pyodide
+   (solitaire/__pycache__/X.cpython-314.pyc), which Python's import then uses instead of
+   compiling the source (docs/build.md, "Bytecode"). */
 async function fetchOk(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${response.statusText}`);
