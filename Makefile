@@ -150,4 +150,4 @@ bench: $(VENV_DEV) $(NODE_STAMP) browser site
 	done
 
 clean:
-	rm -rf $(VENV) node_modules _site .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) node_modules _site .cache .pytest_cache .mypy_cache .ruff_cache
