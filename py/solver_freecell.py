@@ -4,6 +4,7 @@ cells, ordered runs move up to the free-space limit, anything fills an empty col
 from __future__ import annotations
 
 import heapq
+import random
 
 from . import solver_core
 from .position import Position
@@ -201,7 +202,7 @@ class FreeCell(Family):
         w = FC_WEIGHTS
         cache = self._cols.get(fnd)
         if cache is None:
-            if len(self._cols) > 64:
+            if len(self._cols) > 256:
                 self._cols.clear()
             cache = self._cols[fnd] = {}
         get = cache.get
@@ -296,37 +297,36 @@ FC_WEIGHTS = (20.0, 5.0, 15.0, 1.0, 3.0, 1.0, 2.0, 0.0)
 FAMILY = FreeCell
 
 
-def search(position: Position, budget: float | None, max_nodes: int | None) -> Result:
-    """Best-first search with a small depth penalty (docs/solver.md): complete, so it
-    answers "unwinnable" only when every reachable position was expanded."""
+def search(
+    position: Position,
+    budget: float | None,
+    max_nodes: int | None,
+    portfolio: list[tuple[float, float, int]] | None = None,
+) -> Result:
+    """A portfolio of complete weighted best-first searches (``PORTFOLIO``, docs/solver.md)
+    run in turns of ``SLICE`` expansions: the first win answers, and any one of them running
+    out of positions proves the deal lost (each is a complete graph search)."""
     t0 = solver_core.clock()
-    spent = 0
-    for share, penalty in PHASES[:-1]:
-        r = weighted_best_first(
-            position,
-            None if budget is None else budget * share,
-            None if max_nodes is None else int(max_nodes * share),
-            penalty,
-        )
-        if r.result != UNKNOWN:
-            r.seconds = solver_core.clock() - t0
-            return r
-        spent += r.nodes
-    left = None if budget is None else budget - (solver_core.clock() - t0)
-    r = weighted_best_first(position, left, max_nodes, PHASES[-1][1])
-    r.seconds = solver_core.clock() - t0
-    r.nodes += spent
-    return r
-
-
-# The phases of the search: (share of the budget, depth penalty); each is complete, the
-# last one gets what is left of the budget.
-PHASES: list[tuple[float, float]] = [(1.0, 0.5)]
-
-
-# The score lost per move played (weighted best-first): keeps the search from sinking too
-# deep into one line of play on a plateau.
-DEPTH_PENALTY = 0.5
+    clock = solver_core.clock
+    deadline = None if budget is None else t0 + budget
+    fam = FreeCell(position.rules)
+    root, autos = fam.autoplay(fam.start(position))
+    if fam.won(root):
+        return Result(WINNABLE, 1, clock() - t0, to_engine(position, autos))
+    members = PORTFOLIO if portfolio is None else portfolio
+    runs = [WeightedSearch(fam, root, autos, pen, noise, seed) for pen, noise, seed in members]
+    node_cap = max_nodes if max_nodes is not None else 1 << 62
+    while True:
+        for run in runs:
+            room = node_cap - sum(r.generated for r in runs)
+            line = run.step(SLICE, deadline, run.generated + room)
+            total = sum(r.generated for r in runs)
+            if line is not None:
+                return Result(WINNABLE, total, clock() - t0, to_engine(position, line))
+            if run.exhausted:
+                return Result(UNWINNABLE, total, clock() - t0)
+            if total >= node_cap or (deadline is not None and clock() > deadline):
+                return Result(UNKNOWN, total, clock() - t0, reason="budget")
 
 
 def weighted_best_first(
@@ -335,53 +335,110 @@ def weighted_best_first(
     max_nodes: int | None = None,
     depth_penalty: float = 0.0,
 ) -> Result:
-    """Best-first search on ``score - depth_penalty * moves played``; among equal values the
-    newest position first. Complete like ``solver_core.best_first`` (which it equals with
-    ``depth_penalty`` 0): "unwinnable" only when the heap runs empty."""
-    t0 = solver_core.clock()
-    fam = FreeCell(position.rules)
-    deadline = None if budget is None else t0 + budget
-    root, autos = fam.autoplay(fam.start(position))
-    if fam.won(root):
-        return Result(WINNABLE, 1, solver_core.clock() - t0, to_engine(position, autos))
-    seen = {fam.key(root)}
-    parents: list[int] = [-1]
-    steps: list[list[IMove]] = [autos]
-    depths: list[int] = [0]
-    heap: list[tuple[float, int, int, State]] = [(0.0, 0, 0, root)]
-    moves_of = fam.moves
-    apply = fam.apply
-    autoplay = fam.autoplay
-    key = fam.key
-    score = fam.score
-    total = 104
-    add = seen.add
-    push = heapq.heappush
-    pop = heapq.heappop
-    clock = solver_core.clock
-    node_cap = max_nodes if max_nodes is not None else 1 << 62
-    expanded = 0
-    while heap:
-        _, _, node, st = pop(heap)
-        expanded += 1
-        if not expanded & 15 and (
-            len(parents) >= node_cap or (deadline is not None and clock() > deadline)
-        ):
-            return Result(UNKNOWN, len(parents), clock() - t0, reason="budget")
-        g = depths[node] + 1
-        penalty = depth_penalty * g
-        for m in moves_of(st):
-            child, done = autoplay(apply(st, m))
-            if sum(child[1]) == total:
-                line = _trace(steps, parents, node, [m, *done])
-                return Result(WINNABLE, len(parents), clock() - t0, to_engine(position, line))
-            k = key(child)
-            if k in seen:
-                continue
-            add(k)
-            parents.append(node)
-            steps.append([m, *done])
-            depths.append(g)
-            n = len(parents)
-            push(heap, (penalty - score(child), -n, n - 1, child))
-    return Result(UNWINNABLE, len(parents), clock() - t0)
+    """One complete best-first search on ``score - depth_penalty * moves played`` (equal to
+    ``solver_core.best_first`` with ``depth_penalty`` 0): "unwinnable" only when its heap
+    runs empty."""
+    return search(position, budget, max_nodes, [(depth_penalty, 0.0, 0)])
+
+
+# The portfolio: (depth penalty, noise, seed) of each search. Which of them wins a hard deal
+# quickly is close to a lottery (docs/solver.md), so several run side by side; the noisy
+# ones add ``noise × random()`` (seeded: the runs are reproducible) to each value.
+PORTFOLIO: list[tuple[float, float, int]] = [
+    (0.5, 0.0, 0),
+    (0.0, 0.0, 0),
+    (2.0, 0.0, 0),
+    (5.0, 0.0, 0),
+    (1.5, 0.0, 0),
+    (0.5, 4.0, 2),
+    (2.0, 4.0, 1),
+    (1.0, 8.0, 3),
+]
+
+# Expansions each search of the portfolio makes in its turn.
+SLICE = 500
+
+
+class WeightedSearch:
+    """Best-first search on ``score - penalty * moves played (+ noise)``, resumable in
+    steps; among equal values the newest position first. Complete: ``exhausted`` only
+    when every position reachable from the root was expanded."""
+
+    def __init__(
+        self,
+        fam: FreeCell,
+        root: State,
+        autos: list[IMove],
+        penalty: float,
+        noise: float = 0.0,
+        seed: int = 0,
+    ) -> None:
+        self.fam = fam
+        self.penalty = penalty
+        self.noise = noise
+        self.rnd = random.Random(seed).random
+        self.seen = {fam.key(root)}
+        self.parents: list[int] = [-1]
+        self.steps: list[list[IMove]] = [autos]
+        self.depths: list[int] = [0]
+        self.heap: list[tuple[float, int, int, State]] = [(0.0, 0, 0, root)]
+        self.exhausted = False
+
+    @property
+    def generated(self) -> int:
+        return len(self.parents)
+
+    def step(
+        self, expansions: int, deadline: float | None, limit: int = 1 << 62
+    ) -> list[IMove] | None:
+        """Expand up to ``expansions`` positions, stopping early at ``deadline`` or once
+        ``limit`` positions were generated; the winning line if one was found."""
+        fam = self.fam
+        heap = self.heap
+        seen = self.seen
+        parents = self.parents
+        steps = self.steps
+        depths = self.depths
+        moves_of = fam.moves
+        apply = fam.apply
+        autoplay = fam.autoplay
+        key = fam.key
+        score = fam.score
+        add = seen.add
+        push = heapq.heappush
+        pop = heapq.heappop
+        clock = solver_core.clock
+        penalty_per = self.penalty
+        noise = self.noise
+        rnd = self.rnd
+        total = 104
+        for done_n in range(expansions):
+            if not heap:
+                self.exhausted = True
+                return None
+            if not done_n & 15 and (
+                len(parents) >= limit or (deadline is not None and clock() > deadline)
+            ):
+                return None
+            _, _, node, st = pop(heap)
+            g = depths[node] + 1
+            penalty = penalty_per * g
+            for m in moves_of(st):
+                child, done = autoplay(apply(st, m))
+                if sum(child[1]) == total:
+                    return _trace(steps, parents, node, [m, *done])
+                k = key(child)
+                if k in seen:
+                    continue
+                add(k)
+                parents.append(node)
+                steps.append([m, *done])
+                depths.append(g)
+                n = len(parents)
+                v = penalty - score(child)
+                if noise:
+                    v += noise * rnd()
+                push(heap, (v, -n, n - 1, child))
+        if not heap:
+            self.exhausted = True
+        return None

@@ -476,6 +476,34 @@ def test_double_freecell_depth_penalty_is_complete() -> None:
         )
 
 
+def test_double_freecell_portfolio_wins_where_one_search_stalls() -> None:
+    """Deal 121: the single search with penalty 0.5 is still stuck after 30 000 positions;
+    the portfolio wins in about 7 000, and its line replays to a win."""
+    from solitaire.solver_freecell import search, weighted_best_first
+
+    position = Position.deal_of("double-freecell", 121)
+    assert weighted_best_first(position, 30, 30_000, 0.5).result == UNKNOWN
+    result = search(position, 30, 30_000)
+    assert result.result == WINNABLE
+    assert result.line is not None
+    assert replays_to_win(position, result.line)
+
+
+def test_double_freecell_portfolio_is_complete_and_capped() -> None:
+    """Noisy members are complete too (the noise only reorders the heap): the stuck position
+    is proved lost by each of them alone and by the portfolio; a node cap stops the
+    portfolio with "unknown" close to the cap."""
+    from solitaire.solver_freecell import PORTFOLIO, search
+
+    stuck = _double_freecell_stuck()
+    for member in PORTFOLIO:
+        assert search(stuck, 20, None, [member]).result == UNWINNABLE
+    assert search(stuck, 20, None).result == UNWINNABLE
+    capped = search(Position.deal_of("double-freecell", 5), None, 5_000)
+    assert capped.result == UNKNOWN
+    assert 5_000 <= capped.nodes < 7_000
+
+
 # --------------------------------------------------------------------------- Double Rail
 
 
