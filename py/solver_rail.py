@@ -3,6 +3,7 @@ fills an empty pile, a stock dealt one card at a time onto the waste with no red
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from . import solver_core
@@ -185,31 +186,51 @@ class Rail(Family):
 
 FAMILY = Rail
 
-# The share of the budget given to the restricted best-first phase.
-RAIL_FIRST_PHASE = 0.8
+# How the budget is shared: randomised dives over tableau multisets first (wins only), then
+# the restricted best-first search over the piles (wins only), then the complete search.
+RAIL_DIVES_PHASE = 0.6
+RAIL_FIRST_PHASE = 0.2
 
 
 def search(position: Position, budget: float | None, max_nodes: int | None) -> Result:
-    """First a best-first search over a restricted move set (it can only find wins) with
-    80 % of the budget, then the complete depth-first search with the rest: over tableau
-    multisets (:func:`abstract_search`), or over the piles for a hand-made position whose
-    piles are not single runs."""
+    """Three phases: :func:`abstract_dives` (randomised depth-first dives over tableau
+    multisets, 60 % of the budget), a best-first search over a restricted move set (20 %);
+    both can only find wins. Then the complete depth-first search with the rest: over
+    tableau multisets (:func:`abstract_search`), or over the piles for a hand-made position
+    whose piles are not single runs."""
     t0 = solver_core.clock()
+    nodes = 0
+    if runs_only(position):
+        dives = abstract_dives(
+            position,
+            None if budget is None else budget * RAIL_DIVES_PHASE,
+            # unbounded search: the dives still stop (the complete search has no end to wait for)
+            (DIVE_NODES * 100 if budget is None else None)
+            if max_nodes is None
+            else int(max_nodes * RAIL_DIVES_PHASE),
+        )
+        if dives.result != UNKNOWN:
+            return dives
+        nodes += dives.nodes
     first = best_first(
         position,
-        None if budget is None else budget * RAIL_FIRST_PHASE,
-        None if max_nodes is None else int(max_nodes * RAIL_FIRST_PHASE),
+        None
+        if budget is None
+        else budget * (RAIL_DIVES_PHASE + RAIL_FIRST_PHASE) - (solver_core.clock() - t0),
+        None if max_nodes is None else max(int(max_nodes * RAIL_FIRST_PHASE), 1),
         restricted=True,
     )
+    nodes += first.nodes
     if first.result == WINNABLE:
+        first.nodes, first.seconds = nodes, solver_core.clock() - t0
         return first
     complete = abstract_search if runs_only(position) else depth_first
     rest = complete(
         position,
         None if budget is None else max(budget - (solver_core.clock() - t0), 0.0),
-        None if max_nodes is None else max(max_nodes - first.nodes, 1),
+        None if max_nodes is None else max(max_nodes - nodes, 1),
     )
-    rest.nodes += first.nodes
+    rest.nodes += nodes
     rest.seconds = solver_core.clock() - t0
     return rest
 
@@ -460,6 +481,84 @@ def abstract_search(position: Position, budget: float | None, max_nodes: int | N
         path.append([m, *done])
         stack.append([moves_of(st), 0, st])
     return Result(UNWINNABLE, nodes, clock() - t0)
+
+
+#: Randomised dives: positions per dive, and the chances that a position tries its
+#: foundation moves first and (then) the waste card to the tableau before dealing.
+DIVE_NODES = 300
+DIVE_FOUNDATION_FIRST = 0.8
+DIVE_PLACE_FIRST = 0.6
+
+
+def abstract_dives(
+    position: Position, budget: float | None, max_nodes: int | None, seed: int = 0
+) -> Result:
+    """Short depth-first dives over tableau multisets, each with its own randomised move
+    order (seeded: the same dives every run) and its own seen set, until one wins or the
+    budget runs out. It answers "winnable" (with a line) or "unknown"; "unwinnable" only
+    when a dive runs out of positions before its size limit: a depth-first search with a
+    seen set that empties its stack has tried every move of every position it reached,
+    whatever their order, i.e. it was the complete search.
+
+    Why: a single depth-first search spends its budget undoing the last choices of its
+    first line, while the choices that lose a Rail deal are early ones (what stays in the
+    waste). On deals 2801-2850, 200 dives of 300 positions found 10 wins where the plain
+    search (and one dive) found 6."""
+    t0 = solver_core.clock()
+    fam = RailAbstract(position.rules)
+    deadline = None if budget is None else t0 + budget
+    root, autos = fam.autoplay(fam.start(position))
+    clock = solver_core.clock
+    node_cap = max_nodes if max_nodes is not None else 1 << 62
+    nodes = 1
+    if fam.won(root):
+        line = concrete_line(position, autos)
+        return Result(WINNABLE, nodes, clock() - t0, to_engine(position, line))
+    rng = random.Random(seed)
+    rand = rng.random
+    shuffle = rng.shuffle
+
+    def order(ms: list[IMove]) -> list[IMove]:
+        fnd = [m for m in ms if m[0] == W2F or m[0] == A_T2F]
+        place = [m for m in ms if m[0] == A_W2T]
+        deal = [m for m in ms if m[0] == DEAL]
+        if len(fnd) > 1:
+            shuffle(fnd)
+        other = place + deal if rand() < DIVE_PLACE_FIRST else deal + place
+        return fnd + other if rand() < DIVE_FOUNDATION_FIRST else other + fnd
+
+    moves_of, apply, autoplay, key, won = fam.moves, fam.apply, fam.autoplay, fam.key, fam.won
+    while True:
+        seen = {key(root)}
+        path: list[list[IMove]] = [autos]
+        stack: list[list[Any]] = [[order(moves_of(root)), 0, root]]
+        dive_end = nodes + DIVE_NODES
+        while stack and nodes < dive_end:
+            frame = stack[-1]
+            ms = frame[0]
+            i = frame[1]
+            if i >= len(ms):
+                stack.pop()
+                path.pop()
+                continue
+            frame[1] = i + 1
+            m = ms[i]
+            st, done = autoplay(apply(frame[2], m))
+            if won(st):
+                path.append([m, *done])
+                line = concrete_line(position, [x for step in path for x in step])
+                return Result(WINNABLE, nodes, clock() - t0, to_engine(position, line))
+            k = key(st)
+            if k in seen:
+                continue
+            seen.add(k)
+            nodes += 1
+            path.append([m, *done])
+            stack.append([order(moves_of(st)), 0, st])
+        if not stack:
+            return Result(UNWINNABLE, nodes, clock() - t0)
+        if nodes >= node_cap or (deadline is not None and clock() > deadline):
+            return Result(UNKNOWN, nodes, clock() - t0, reason="budget")
 
 
 WASTE_W = 0.5
