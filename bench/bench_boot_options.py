@@ -12,7 +12,8 @@ site as it was before the snapshot (pyscript.json loading Pyodide itself); "befo
 the site before the early start (Pyodide started by PyScript's loadPyodide() call, the page's
 files fetched by PyScript's files map once Pyodide is up, every PyScript plugin loaded);
 "early-start-only" and "all-plugins" take back one part of it each; "sources-only" ships our
-Python sources without their precompiled bytecode (build_site.PRECOMPILE). See
+Python sources without their precompiled bytecode (build_site.PRECOMPILE); "before-board-html"
+is the site with the board built element by element as before (BEFORE_BOARD_HTML). See
 docs/performance.md.
 `--cold-only` skips the warm boots (about 3x faster).
 """
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -67,6 +69,22 @@ NO_PYSCRIPT_PLAIN_LOADER = """<script type="module">
   py.runPython("from solitaire.web.app import main\\nmain()");
 </script>
 """
+
+
+#: The commit before the cheaper first board (one innerHTML per board, lazy proxies, tables
+#: without n² calls, no inspect.signature for the store's dataclasses): "before-board-html"
+#: builds the site with these files as they were there.
+BEFORE_BOARD_HTML = "9522c18"
+BOARD_HTML_FILES = ("py/web/board.py", "py/web/store.py", "py/position.py")
+
+
+def _at(commit: str, path: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(lib.ROOT), "show", f"{commit}:{path}"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
 
 
 def _index() -> str:
@@ -160,6 +178,11 @@ def variants() -> dict[str, Callable[[], tuple[dict[str, str | None], dict[str, 
     return {
         "as-built": lambda: ({}, {}, SNAPSHOT_SAVED),
         "sources-only": lambda: ({}, {"PRECOMPILE": False}, SNAPSHOT_SAVED),
+        "before-board-html": lambda: (
+            {path: _at(BEFORE_BOARD_HTML, path) for path in BOARD_HTML_FILES},
+            {},
+            SNAPSHOT_SAVED,
+        ),
         "no-snapshot": lambda: (
             {"index.html": _without_early_start(_index())},
             NO_SNAPSHOT,

@@ -95,9 +95,13 @@ def _parse_name(name: str) -> tuple[str, int]:
 TABLEAU_NAMES = tuple(f"tableau-{i}" for i in range(_MAX_INDEX))
 FOUNDATION_NAMES = tuple(f"foundation-{i}" for i in range(_MAX_INDEX))
 CELL_NAMES = tuple(f"cell-{i}" for i in range(_MAX_INDEX))
+# built directly (what _parse_name gives for these canonical names): cheaper at import time
 _NAMES: dict[str, tuple[str, int]] = {
-    name: _parse_name(name)
-    for name in (*TABLEAU_NAMES, *FOUNDATION_NAMES, *CELL_NAMES, "stock", "waste")
+    **{name: ("tableau", i) for i, name in enumerate(TABLEAU_NAMES)},
+    **{name: ("foundation", i) for i, name in enumerate(FOUNDATION_NAMES)},
+    **{name: ("cell", i) for i, name in enumerate(CELL_NAMES)},
+    "stock": ("stock", 0),
+    "waste": ("waste", 0),
 }
 
 
@@ -137,11 +141,24 @@ def _tables(rules: GameRules) -> _Tables:
     if entry is not None and entry[0] is rules:
         return entry[1]
     n = rules.cards
-    fits = bytes(_fits_rule(rules.build, card, under) for card in range(n) for under in range(n))
+    build = rules.build
+    # only the (at most four) faces one rank lower can fit on a face: test those alone
+    # (the same tables as testing every pair with _fits_rule, built without n² calls)
     below = tuple(
-        tuple(f for f in range(52) if _fits_rule(rules.build, f, under)) for under in range(52)
+        tuple(
+            f
+            for f in range(under % 13 - 1, 52, 13)
+            if under % 13 > 0 and _fits_rule(build, f, under)
+        )
+        for under in range(52)
     )
     fitting = tuple(tuple(f + 52 * d for f in faces for d in range(rules.decks)) for faces in below)
+    table = bytearray(n * n)
+    for under in range(n):
+        for card in fitting[under % 52]:
+            if card < n:
+                table[card * n + under] = 1
+    fits = bytes(table)
     tables = _Tables(n, fits, below, fitting, max(rules.foundations // 4, 1))
     _TABLES[id(rules)] = (rules, tables)
     return tables

@@ -9,8 +9,10 @@ with FLIP (First rect, re-parent, Last rect, Invert with a transform, Play).
 
 Every call into JS costs microseconds (a new proxy for each JS object returned, more for a
 conversion), so the move path keeps them few: the ``style`` and ``classList`` proxies of every
-card and pile are fetched once per game, and the FLIP animations reuse keyframe and option
-objects made once (``Element.animate`` copies them) instead of converting Python dicts per card.
+card and pile are fetched once per game (on first use), and the FLIP animations reuse keyframe
+and option objects made once (``Element.animate`` copies them) instead of converting Python
+dicts per card. The start keeps them few too: ``setup`` writes the whole board as one HTML
+string and fetches the elements back with one ``querySelectorAll`` per kind.
 
 The FLIP "last" rectangles are read, and the animations started, in the next animation frame
 (``requestAnimationFrame``) rather than in the input handler: the frame lays the board out once
@@ -25,7 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 import js
-from js import Object, document
+from js import Object
 from pyodide.ffi import create_proxy, to_js
 
 from ..cards import card_name, long_name
@@ -71,6 +73,26 @@ def _obj(value: Any) -> Any:
     return to_js(value, dict_converter=Object.fromEntries)
 
 
+def _attr(text: str) -> str:
+    """``text`` as a double-quoted HTML attribute value."""
+    return text.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+
+
+class _Proxies(dict[Any, Any]):
+    """An attribute (``style``, ``classList``) of each element of ``elements``, fetched from JS
+    on first use and kept (each fetch makes a new JsProxy)."""
+
+    def __init__(self, elements: dict[Any, Any], attr: str) -> None:
+        super().__init__()
+        self.elements = elements
+        self.attr = attr
+
+    def __missing__(self, key: Any) -> Any:
+        value = getattr(self.elements[key], self.attr)
+        self[key] = value
+        return value
+
+
 class BoardView:
     def __init__(self, element: Any) -> None:
         self.el = element
@@ -83,10 +105,10 @@ class BoardView:
         self.pile_els: dict[str, Any] = {}
         self.card_els: dict[int, Any] = {}
         # proxies fetched once per game (each access would make a new JsProxy)
-        self.pile_style: dict[str, Any] = {}
-        self.card_style: dict[int, Any] = {}
-        self.card_cls: dict[int, Any] = {}
-        self.pile_cls: dict[str, Any] = {}
+        self.pile_style: dict[str, Any] = _Proxies(self.pile_els, "style")
+        self.card_style: dict[int, Any] = _Proxies(self.card_els, "style")
+        self.card_cls: dict[int, Any] = _Proxies(self.card_els, "classList")
+        self.pile_cls: dict[str, Any] = _Proxies(self.pile_els, "classList")
         self.shown: dict[str, tuple[int, ...]] = {}
         self.shown_down: dict[str, int] = {}
         self.up: dict[int, bool] = {}
@@ -98,15 +120,10 @@ class BoardView:
         self.animate_enabled = True
         self.plan = (6, 12)
         self.shown_plan: tuple[int, int] | None = None
-        # FLIP animations: keyframes and options made once and reused (animate() copies them);
-        # only the first keyframe's transform changes from card to card
-        self._move_frames = _obj(
-            [{"transform": "", "zIndex": 50}, {"transform": "translate(0,0)", "zIndex": 50}]
-        )
-        self._move_from = self._move_frames[0]
-        self._move_opts = _obj({"duration": MOVE_MS, "easing": "cubic-bezier(.2,.7,.3,1)"})
-        self._flip_frames = _obj([{"transform": "scaleX(0.05)"}, {"transform": "scaleX(1)"}])
-        self._flip_opts = _obj({"duration": FLIP_MS, "easing": "ease-out"})
+        # FLIP animations: keyframes and options made once, at the first animation (not at
+        # start: four conversions, ~1-4 ms) and reused (animate() copies them); only the first
+        # keyframe's transform changes from card to card
+        self._anim: tuple[Any, Any, Any, Any, Any] | None = None
         # FLIP animations waiting for the next frame: card -> its (left, top) before the move
         # (the place last painted), and the cards turned face up
         self.flip_first: dict[int, tuple[float, float]] = {}
@@ -139,62 +156,75 @@ class BoardView:
         self.flip_first.clear()
         self.flip_turned.clear()
 
-        top = document.createElement("div")
-        top.className = "row top"
-        for name in self.top_slots:
-            if name is None:
-                gap = document.createElement("div")
-                gap.className = "pile gap"
-                gap.setAttribute("aria-hidden", "true")
-                top.appendChild(gap)
-            else:
-                top.appendChild(self._pile(name, rules))
-        tableau = document.createElement("div")
-        tableau.className = "row tableau"
-        for i in range(len(rules.tableau)):
-            tableau.appendChild(self._pile(f"tableau-{i}", rules))
         names = position.pile_names()
         self.order = [n for n in self.top_slots if n is not None] + [
             n for n in names if n.startswith("tableau")
         ]
-        for name in self.order:
-            self.shown[name] = ()
-            self.shown_down[name] = 0
-            self.pile_els[name].setAttribute("aria-label", pile_label(name, (), 0))
-        for card in position.all_cards():
-            el = document.createElement("div")
-            el.className = "card"
-            el.tabIndex = -1
-            el.setAttribute("aria-roledescription", "card")
-            self.card_els[card] = el
-            self.card_style[card] = el.style
-            self.card_cls[card] = el.classList
+        # The whole board is one HTML string, parsed by one innerHTML write (a call into JS
+        # per element and per attribute cost ~10 ms at start for 104 cards), drawn as
+        # ``render`` would draw ``position`` on an empty board; then one querySelectorAll per
+        # kind gives the elements, in document order (piles in ``order``, cards bottom to top).
+        piles = {name: self._pile_html(name, position) for name in self.order}
+        top_html = "".join(
+            '<div class="pile gap" aria-hidden="true"></div>' if name is None else piles[name]
+            for name in self.top_slots
+        )
+        tableau_html = "".join(piles[name] for name in self.order if name.startswith("tableau"))
         self.plan = PLAN.get(rules.id, (6, 12))
         self.shown_plan = None
-        self.render(position, animate=False)
         style = self.el_style
         style.setProperty("--cols", str(self.cols))
         style.setProperty("--tcols", str(self.tcols))
+        self._fit(position)
         self.el.dataset.game = rules.id
-        self.el.replaceChildren(top, tableau)
+        self.el.innerHTML = (
+            f'<div class="row top">{top_html}</div><div class="row tableau">{tableau_html}</div>'
+        )
+        to_array = getattr(js.Array, "from")
+        pile_list = to_array(self.el.querySelectorAll("[data-pile]")).to_py(depth=1)
+        self.pile_els.update(zip(self.order, pile_list, strict=True))
+        card_list = to_array(self.el.querySelectorAll(".card")).to_py(depth=1)
+        order = [c for name in self.order for c in self.shown[name]]
+        self.card_els.update(zip(order, card_list, strict=True))
 
-    def _pile(self, name: str, rules: GameRules) -> Any:
+    def _pile_html(self, name: str, position: Position) -> str:
+        """A pile's element with its cards, as ``render`` leaves them (records what it shows)."""
         kind, _ = pile_kind(name)
-        el = document.createElement("div")
-        el.className = f"pile {kind}"
-        el.dataset.pile = name
-        el.setAttribute("role", "group")
-        el.tabIndex = -1
+        cards = position.pile(name)
+        down = self.down_count(position, name)
+        mark = ""
         if kind == "foundation":
-            el.dataset.mark = "A"
-        elif kind == "tableau" and rules.empty == "king":
-            el.dataset.mark = "K"
+            mark = ' data-mark="A"'
+        elif kind == "tableau" and position.rules.empty == "king":
+            mark = ' data-mark="K"'
         elif kind == "stock":
-            el.dataset.mark = "∅"
-        self.pile_els[name] = el
-        self.pile_style[name] = el.style
-        self.pile_cls[name] = el.classList
-        return el
+            mark = f' data-mark="∅" data-count="{len(cards)}"'
+        head = (
+            f'<div class="pile {kind}" data-pile="{name}" role="group" tabindex="-1"{mark}'
+            f' style="--nd:{down};--nu:{len(cards) - down}"'
+            f' aria-label="{_attr(pile_label(name, cards, down))}">'
+        )
+        parts = [head]
+        for j, c in enumerate(cards):
+            up = j >= down
+            tag = f'<div class="card" tabindex="-1" aria-roledescription="card" style="--i:{j}"'
+            if up:
+                card = card_name(c)
+                parts.append(
+                    f'{tag} data-card="{card}" data-suit="{card[1]}" role="button"'
+                    f' aria-label="{long_name(c)}">{card_face_html(c)}</div>'
+                )
+            else:
+                parts.append(
+                    f'{tag} data-face="down" role="img" aria-label="Face-down card"></div>'
+                )
+            self.loc[c] = name
+            self.idx[c] = j
+            self.up[c] = up
+        parts.append("</div>")
+        self.shown[name] = cards
+        self.shown_down[name] = down
+        return "".join(parts)
 
     # ------------------------------------------------------------------ drawing
 
@@ -278,7 +308,9 @@ class BoardView:
         self.flip_first, self.flip_turned = {}, []
         if args and float(args[0]) - self.frame_asked > FLIP_STALE_MS:
             return  # the page was hidden: the cards are already where they belong
-        frames, start, opts = self._move_frames, self._move_from, self._move_opts
+        if self._anim is None:
+            self._anim = self._make_animations()
+        frames, start, opts, flip_frames, flip_opts = self._anim
         for c, (left, top) in first.items():
             el = self.card_els.get(c)
             if el is None:
@@ -293,7 +325,21 @@ class BoardView:
         for c in turned:
             el = self.card_els.get(c)
             if el is not None:
-                el.animate(self._flip_frames, self._flip_opts)
+                el.animate(flip_frames, flip_opts)
+
+    @staticmethod
+    def _make_animations() -> tuple[Any, Any, Any, Any, Any]:
+        """FLIP's keyframes (the first one's transform is set per card) and options."""
+        frames = _obj(
+            [{"transform": "", "zIndex": 50}, {"transform": "translate(0,0)", "zIndex": 50}]
+        )
+        return (
+            frames,
+            frames[0],
+            _obj({"duration": MOVE_MS, "easing": "cubic-bezier(.2,.7,.3,1)"}),
+            _obj([{"transform": "scaleX(0.05)"}, {"transform": "scaleX(1)"}]),
+            _obj({"duration": FLIP_MS, "easing": "ease-out"}),
+        )
 
     def _fit(self, position: Position) -> None:
         """Tell CSS the tallest pile to plan the card size for (only when it changes)."""

@@ -55,6 +55,9 @@ class MemoryBackend:
 
 @dataclass
 class Settings:
+    """The player's settings (a docstring also spares dataclasses an inspect.signature call
+    at import time, ~2-4 ms in the page)."""
+
     automove: bool = True
     four_color: bool = False
     theme: str = "system"
@@ -99,6 +102,8 @@ def valid_deals(doc: Any) -> list[int] | None:
 
 @dataclass
 class Stats:
+    """One game's statistics."""
+
     played: int = 0
     won: int = 0
     streak: int = 0
