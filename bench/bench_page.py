@@ -294,12 +294,19 @@ UNNEEDED_PLUGINS = re.compile(
 )
 
 
+def _source_of(rel: str) -> str:
+    """``web/__pycache__/app.cpython-314.pyc`` -> ``web/app.py`` (the bytecode the build ships
+    next to each source is needed exactly when its source is); a source -> itself."""
+    m = re.fullmatch(r"(.*?)__pycache__/([^/.]+)\.[^/]+\.pyc", rel)
+    return f"{m.group(1)}{m.group(2)}.py" if m else rel
+
+
 def why_unneeded(rel: str, needed_py: set[str]) -> str:
     if UNNEEDED_PLUGINS.match(rel):
         return "PyScript plugin, imported by its core on every boot; unused by the game"
     if rel == "vendor/pyscript/core.css":
         return "styles py-script/py-editor/py-terminal tags; the page has none"
-    if rel.startswith("py/") and rel.removeprefix("py/") not in needed_py:
+    if rel.startswith("py/") and _source_of(rel.removeprefix("py/")) not in needed_py:
         return "not imported by solitaire.web.app (copied by the files map anyway)"
     if rel == "vendor/pyodide/pyodide-lock.json":
         return "only used to load packages; the game loads none"
