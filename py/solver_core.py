@@ -276,11 +276,12 @@ def to_engine(pos: Position, line: list[IMove], check_win: bool = True) -> list[
 
 
 def _start(
-    position: Position, budget: float | None, restricted: bool = False
+    position: Position, budget: float | None, restricted: bool = False, fam: Family | None = None
 ) -> tuple[float, Family, float | None, State, list[IMove]]:
     """The start of every search: its clock, rules, deadline, and the root after autoplay."""
     t0 = clock()
-    fam = family(position.rules, restricted)
+    if fam is None:
+        fam = family(position.rules, restricted)
     deadline = None if budget is None else t0 + budget
     root, autos = fam.autoplay(fam.start(position))
     return t0, fam, deadline, root, autos
@@ -300,13 +301,24 @@ def depth_first(
     position: Position,
     budget: float | None = 10.0,
     max_nodes: int | None = None,
+    fam: Family | None = None,
+    realise: Callable[[Position, list[IMove]], list[IMove]] | None = None,
 ) -> Result:
-    """Exhaustive depth-first search with a transposition table and move ordering."""
-    t0, fam, deadline, root, autos = _start(position, budget)
+    """Exhaustive depth-first search with a transposition table and move ordering.
+
+    ``fam``: search these rules instead of the game's own family (e.g. an abstraction of
+    it, as Double Rail's tableau multisets); ``realise`` then turns its winning line into
+    the family's moves that :func:`to_engine` replays."""
+    t0, fam, deadline, root, autos = _start(position, budget, fam=fam)
     nodes = 1
+
+    def win(line: list[IMove]) -> Result:
+        if realise is not None:
+            line = realise(position, line)
+        return Result(WINNABLE, nodes, clock() - t0, to_engine(position, line))
+
     if fam.won(root):
-        line = to_engine(position, autos)
-        return Result(WINNABLE, nodes, clock() - t0, line)
+        return win(autos)
     seen = {fam.key(root)}
     path: list[list[IMove]] = [autos]
     stack: list[list[Any]] = [[fam.moves(root), 0, root]]
@@ -330,8 +342,7 @@ def depth_first(
         st, done = autoplay(apply(frame[2], m))
         if won(st):
             path.append([m, *done])
-            line = to_engine(position, [x for step in path for x in step])
-            return Result(WINNABLE, nodes, clock() - t0, line)
+            return win([x for step in path for x in step])
         k = key(st)
         if k in seen:
             continue

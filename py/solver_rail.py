@@ -433,54 +433,11 @@ def runs_only(position: Position) -> bool:
 
 def abstract_search(position: Position, budget: float | None, max_nodes: int | None) -> Result:
     """Depth-first search over tableau multisets (complete: the moves between them form an
-    acyclic graph, every state reached is expanded once)."""
-    t0 = solver_core.clock()
-    fam = RailAbstract(position.rules)
-    deadline = None if budget is None else t0 + budget
-    root, autos = fam.autoplay(fam.start(position))
-    nodes = 1
-
-    def win(path: list[list[IMove]]) -> Result:
-        line = concrete_line(position, [x for step in path for x in step])
-        return Result(WINNABLE, nodes, solver_core.clock() - t0, to_engine(position, line))
-
-    if fam.won(root):
-        return win([autos])
-    seen = {fam.key(root)}
-    path: list[list[IMove]] = [autos]
-    stack: list[list[Any]] = [[fam.moves(root), 0, root]]
-    moves_of = fam.moves
-    apply = fam.apply
-    autoplay = fam.autoplay
-    key = fam.key
-    won = fam.won
-    add = seen.add
-    node_cap = max_nodes if max_nodes is not None else 1 << 62
-    clock = solver_core.clock
-    while stack:
-        frame = stack[-1]
-        ms = frame[0]
-        i = frame[1]
-        if i >= len(ms):
-            stack.pop()
-            path.pop()
-            continue
-        frame[1] = i + 1
-        m = ms[i]
-        st, done = autoplay(apply(frame[2], m))
-        if won(st):
-            path.append([m, *done])
-            return win(path)
-        k = key(st)
-        if k in seen:
-            continue
-        add(k)
-        nodes += 1
-        if not nodes & 255 and (nodes >= node_cap or (deadline is not None and clock() > deadline)):
-            return Result(UNKNOWN, nodes, clock() - t0, reason="budget")
-        path.append([m, *done])
-        stack.append([moves_of(st), 0, st])
-    return Result(UNWINNABLE, nodes, clock() - t0)
+    acyclic graph, every state reached is expanded once); its line is realised on the
+    piles by :func:`concrete_line`."""
+    return depth_first(
+        position, budget, max_nodes, fam=RailAbstract(position.rules), realise=concrete_line
+    )
 
 
 #: Randomised dives: positions per dive, and the chances that a position tries its
