@@ -114,14 +114,17 @@ def variant_site(
             else:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_text(text, encoding="utf-8")
-        for k, v in (constants or {}).items():
-            setattr(build_site, k, v)
-        build_site.build(out, root=src)
+        try:
+            for k, v in (constants or {}).items():
+                setattr(build_site, k, v)
+            build_site.build(out, root=src)
+        finally:
+            # restored at once: the next variant may be built while this one is still served
+            for k, v in saved.items():
+                setattr(build_site, k, v)
         (out / "bench").symlink_to(PAGES)
         yield out
     finally:
-        for k, v in saved.items():
-            setattr(build_site, k, v)
         shutil.rmtree(tmp, ignore_errors=True)
 
 

@@ -13,8 +13,14 @@ the site before the early start (Pyodide started by PyScript's loadPyodide() cal
 files fetched by PyScript's files map once Pyodide is up, every PyScript plugin loaded);
 "early-start-only" and "all-plugins" take back one part of it each; "sources-only" ships our
 Python sources without their precompiled bytecode (build_site.PRECOMPILE); "before-board-html"
-is the site with the board built element by element as before (BEFORE_BOARD_HTML). See
-docs/performance.md.
+is the site with the board built element by element as before (BEFORE_BOARD_HTML);
+"lock+error-plugin" the site as before 2026-11-21 21:00, when the page still fetched Pyodide's
+lock file and PyScript's error plugin at boot (BEFORE_BOOT_TRIMS); "snapshot-lookup" looks for a
+memory snapshot in Cache Storage at every start, as before 2026-11-21 21:00 (not only once the
+page noted that one was saved); "no-modulepreload" leaves out index.html's modulepreload of
+Pyodide's loader; "before-boot-trims" is the boot of git HEAD's index.html and
+web/pyodide-boot.mjs with those three changes undone (run it before they are committed).
+See docs/performance.md.
 `--cold-only` skips the warm boots (about 3x faster).
 """
 
@@ -173,6 +179,50 @@ NO_SNAPSHOT = {
 SNAPSHOT_SAVED = lib.SNAPSHOT_SAVED
 
 
+#: The page as before its boot stopped fetching pyodide-lock.json (web/pyodide-boot.mjs hands
+#: Pyodide its package index) and PyScript's error plugin (turned off, its import removed from
+#: PyScript's core chunk): the plugin on, the core chunk as published, Pyodide's own lock fetch.
+BEFORE_BOOT_TRIMS = {
+    "PYSCRIPT_PLUGINS_OFF": (
+        "deprecations-manager",
+        "donkey",
+        "py-editor",
+        "py-game",
+        "py-terminal",
+    ),
+    "PYSCRIPT_CORE_PATCH": (
+        *lib.build_site.PYSCRIPT_CORE_PATCH[:3],
+        lib.build_site.PYSCRIPT_CORE_PATCH[2],
+    ),
+}
+
+
+def _fetching_lock_file(boot_module: str) -> str:
+    old = "return LOCKFILE_INFO && !own ?"
+    if old not in boot_module:
+        raise ValueError("web/pyodide-boot.mjs: no package index to take back")
+    return boot_module.replace(old, "return null && !own ?", 1)
+
+
+def _always_looking_for_snapshot(boot_module: str) -> str:
+    old = "const cache = snapshotSaved() ? await openCache() : null;"
+    if old not in boot_module:
+        raise ValueError("web/pyodide-boot.mjs: no snapshot flag to take back")
+    return boot_module.replace(old, "const cache = await openCache();", 1)
+
+
+def _without_modulepreload(html: str) -> str:
+    if MODULEPRELOAD not in html:
+        raise ValueError("index.html: no modulepreload of Pyodide's loader")
+    return html.replace(MODULEPRELOAD, "", 1)
+
+
+def _with_error_plugin(html: str) -> str:
+    if '"!error", ' not in html:
+        raise ValueError("index.html: the error plugin is not turned off")
+    return html.replace('"!error", ', "", 1)
+
+
 def variants() -> dict[str, Callable[[], tuple[dict[str, str | None], dict[str, Any], str | None]]]:
     """name -> () -> (changed files, build_site constants, extra JS condition before warm)."""
     return {
@@ -189,6 +239,25 @@ def variants() -> dict[str, Callable[[], tuple[dict[str, str | None], dict[str, 
             None,
         ),
         "preload": lambda: ({"index.html": _with_preloads(_index())}, {}, SNAPSHOT_SAVED),
+        "snapshot-lookup": lambda: (
+            {
+                "web/pyodide-boot.mjs": _always_looking_for_snapshot(
+                    (lib.ROOT / "web" / "pyodide-boot.mjs").read_text(encoding="utf-8")
+                ),
+            },
+            {},
+            SNAPSHOT_SAVED,
+        ),
+        "lock+error-plugin": lambda: (
+            {
+                "index.html": _with_error_plugin(_index()),
+                "web/pyodide-boot.mjs": _fetching_lock_file(
+                    (lib.ROOT / "web" / "pyodide-boot.mjs").read_text(encoding="utf-8")
+                ),
+            },
+            BEFORE_BOOT_TRIMS,
+            SNAPSHOT_SAVED,
+        ),
         "before-early-start": lambda: (
             {"index.html": _without_mpy_config(_without_early_start(_index()))},
             PYSCRIPT_FILES_ALL_PLUGINS,
@@ -204,9 +273,18 @@ def variants() -> dict[str, Callable[[], tuple[dict[str, str | None], dict[str, 
             {"PYSCRIPT_PLUGINS_OFF": ()},
             SNAPSHOT_SAVED,
         ),
-        "early+modulepreload": lambda: (
-            {"index.html": _with_head_links(_index(), MODULEPRELOAD)},
+        "no-modulepreload": lambda: (
+            {"index.html": _without_modulepreload(_index())},
             {},
+            SNAPSHOT_SAVED,
+        ),
+        "before-boot-trims": lambda: (
+            {
+                "index.html": _at("HEAD", "index.html"),
+                "web/pyodide-boot.mjs": _at("HEAD", "web/pyodide-boot.mjs")
+                + f"\n{lib.build_site.LOCKFILE_INFO_LINE} // unused: the site before it\n",
+            },
+            BEFORE_BOOT_TRIMS,
             SNAPSHOT_SAVED,
         ),
         "static-boot-screen": lambda: (

@@ -52,9 +52,21 @@ def _replace(files: Files, path: str, old: str, new: str) -> Files:
     return {**files, path: files[path].replace(old, new, 1)}
 
 
+def board_layout_contained(files: Files) -> Files:
+    """The board with layout containment too (it already has size containment, as a size
+    container): a relayout boundary, so that a move does not lay out the rest of the page."""
+    return _replace(
+        files,
+        "web/style.css",
+        "  container-type: size;\n  user-select: none;",
+        "  container-type: size;\n  contain: layout;\n  user-select: none;",
+    )
+
+
 VARIANTS: dict[str, Callable[[Files], Files]] = {
     "as-built": lambda f: f,
     "flip-in-handler": flip_in_handler,
+    "board-contain-layout": board_layout_contained,
 }
 
 

@@ -27,9 +27,10 @@ PROBE_PAGE = """<!doctype html>
   <meta charset="utf-8">
   <title>harness probe</title>
   <link rel="icon" href="icons/icon.svg" type="image/svg+xml">
+  <link rel="modulepreload" href="vendor/pyodide/pyodide.mjs">
   <script type="module" src="web/pyodide-boot.mjs" async></script>
   <script type="module" src="vendor/pyscript/core.js"></script>
-  <mpy-config hidden>{"plugins": ["!deprecations-manager", "!donkey", "!py-editor",
+  <mpy-config hidden>{"plugins": ["!error", "!deprecations-manager", "!donkey", "!py-editor",
     "!py-game", "!py-terminal"]}</mpy-config>
   <script src="web/register-sw.js" defer></script>
 </head>
@@ -77,7 +78,7 @@ WORKER_PAGE = """<!doctype html>
   <title>harness worker probe</title>
   <link rel="icon" href="icons/icon.svg" type="image/svg+xml">
   <script type="module" src="vendor/pyscript/core.js"></script>
-  <mpy-config hidden>{"plugins": ["!deprecations-manager", "!donkey", "!py-editor",
+  <mpy-config hidden>{"plugins": ["!error", "!deprecations-manager", "!donkey", "!py-editor",
     "!py-game", "!py-terminal"]}</mpy-config>
 </head>
 <body>
@@ -199,7 +200,14 @@ def test_pyscript_configs_map_the_python_files(site_dir: Path) -> None:
     # Each source is followed by its bytecode for the vendored Pyodide (build_site.PRECOMPILE).
     every = build_site.with_bytecode(every, set(every), CACHE_TAG)
     on_page = build_site.with_bytecode(on_page, set(on_page), CACHE_TAG)
-    unused_plugins = ["deprecations-manager", "donkey", "py-editor", "py-game", "py-terminal"]
+    unused_plugins = [
+        "error",
+        "deprecations-manager",
+        "donkey",
+        "py-editor",
+        "py-game",
+        "py-terminal",
+    ]
     expected = {
         # The page: the early-starting, snapshot-restoring wrapper, which writes the page's
         # files itself (pyodide-files.json: only the modules it imports); no unused plugin.
@@ -268,8 +276,17 @@ def test_probe_page_boots_vendored_pyodide_fetching_exactly_the_runtime(
 
     fetched = watch.local_paths()
     fetched_runtime = sorted(p for p in fetched if p.startswith("vendor/"))
-    # The build ships exactly what the browser fetches: nothing missing, nothing unused.
-    assert fetched_runtime == _runtime_files(site_dir)
+    # The build ships exactly what the browser fetches: nothing missing, nothing unused; but for
+    # Pyodide's lock file (the page hands Pyodide its package index, web/pyodide-boot.mjs; the
+    # solver's worker and the snapshot worker fetch it) and PyScript's error plugin (imported
+    # only to report a config that cannot be parsed: build_site.PYSCRIPT_CORE_PATCH).
+    error_chunk = sorted((site_dir / "vendor" / "pyscript").glob("error-*.js"))
+    assert len(error_chunk) == 1
+    not_on_page = [
+        "vendor/pyodide/pyodide-lock.json",
+        error_chunk[0].relative_to(site_dir).as_posix(),
+    ]
+    assert fetched_runtime == [p for p in _runtime_files(site_dir) if p not in not_on_page]
     # PyScript's core.css only styles its own tags, editor and terminal: not loaded, not shipped.
     assert "vendor/pyscript/core.css" not in fetched_runtime
     # The probe loads the runtime exactly as index.html does.
@@ -397,3 +414,25 @@ def test_build_never_ships_bytecode_of_other_source(
     assert site.bytecode.startswith("sources only: the pyc of ")
     assert "build_site: warning: sources only" in capsys.readouterr().err
     assert not list(site.out.rglob("*.pyc"))
+
+
+def test_build_patches_pyscript_and_stamps_the_boot_module_or_fails(site_dir: Path) -> None:
+    """The two build-time changes to what the page loads (docs/build.md): PyScript's core chunk
+    no longer imports the error plugin it turns off, and web/pyodide-boot.mjs carries the lock
+    file's info; either fails the build when the file it was made for changed."""
+    chunk, _, old, new = build_site.PYSCRIPT_CORE_PATCH
+    shipped = (site_dir / "vendor" / "pyscript" / chunk).read_text(encoding="utf-8")
+    pinned = (build_site.ROOT / "node_modules/@pyscript/core/dist" / chunk).read_text("utf-8")
+    assert old in pinned
+    assert old not in shipped
+    assert new in shipped
+    assert len(shipped) == len(pinned)  # the source map still lines up
+    with pytest.raises(build_site.BuildError, match="not the file"):
+        build_site.patch_pyscript_core(chunk, pinned.replace(old, old + " ").encode())
+    lock = json.loads((site_dir / "vendor/pyodide/pyodide-lock.json").read_text("utf-8"))
+    boot = (site_dir / "web" / "pyodide-boot.mjs").read_text(encoding="utf-8")
+    assert f"const LOCKFILE_INFO = {json.dumps(lock['info'], sort_keys=True)};" in boot
+    with pytest.raises(build_site.BuildError, match="must hold the line"):
+        build_site.stamp_boot_module(boot, lock)
+    with pytest.raises(build_site.BuildError, match="abi_version"):
+        build_site.stamp_boot_module(build_site.LOCKFILE_INFO_LINE, {"packages": {}})

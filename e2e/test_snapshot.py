@@ -51,6 +51,9 @@ def test_later_visits_boot_from_the_snapshot_and_play(offline_site: OfflineSite)
     entry = page.evaluate(SNAPSHOT_ENTRY)
     assert entry is not None
     assert entry["size"] > 1_000_000, entry
+    # noted, so that the next start looks in Cache Storage (a cold start does not)
+    version = page.evaluate("import('./vendor/pyodide/pyodide.mjs').then((m) => m.version)")
+    assert page.evaluate("localStorage.getItem('pyodide-snapshot')") == version
 
     # Second visit: restored from the snapshot, and the game plays (a click move).
     page.reload(wait_until="domcontentloaded")
@@ -90,6 +93,8 @@ def test_corrupted_snapshot_is_deleted_and_the_page_boots_normally(
           const key = new URL('vendor/pyodide/memory-snapshot', location.href).href;
           const junk = new Uint8Array(1 << 20).map((_, i) => (i * 7919) & 255);
           await cache.put(key, new Response(junk));
+          // what the page notes when its snapshot worker saved one (web/pyodide-boot.mjs)
+          localStorage.setItem('pyodide-snapshot', version);
         }"""
     )
     assert page.evaluate(SNAPSHOT_ENTRY)["size"] == 1 << 20
@@ -98,6 +103,7 @@ def test_corrupted_snapshot_is_deleted_and_the_page_boots_normally(
     wait_ready(page)
     assert boot_kind(page) == "fresh"
     assert page.evaluate(SNAPSHOT_ENTRY) is None
+    assert page.evaluate("localStorage.getItem('pyodide-snapshot')") is None
     game = Game.new("russian", 1)
     assert dom_piles(page) == engine_piles(game.position)
     watch.assert_clean()  # no console error, no page error

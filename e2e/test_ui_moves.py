@@ -42,6 +42,12 @@ def _suits_the_tests(position: Position) -> bool:
     return False
 
 
+#: Indices of a pile's cards whose centre pip is shown (a covered card shows its index only).
+PIPS_SHOWN = """(pile) => [...document.querySelectorAll(`[data-pile="${pile}"] > .card`)]
+  .map((c, i) => [i, c.querySelector('.pip')])
+  .filter(([, pip]) => pip && pip.checkVisibility()).map(([i]) => i)"""
+
+
 DEAL = find_deal("russian", _suits_the_tests)
 ACE_PILE = next(
     f"tableau-{i}"
@@ -79,14 +85,22 @@ def test_drag_group_and_illegal_drop(page: Page) -> None:
     start = len(position.pile(move.source)) - move.count
     box = card(page, move.source, start).bounding_box()
     assert box is not None
+    n = len(position.pile(move.source))
+    assert page.evaluate(PIPS_SHOWN, move.source) == [n - 1]  # only the top card's
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 6)
     page.mouse.down()
     page.mouse.move(box["x"] + box["width"] / 2 + 30, box["y"] + 40, steps=4)
     # while dragging, the whole group follows the pointer and legal targets are highlighted
     assert page.locator("#board .card.dragging").count() == move.count
     assert page.locator("#board .pile.target").count() >= 1
+    # the card the group lay on shows its whole face while the group is away (if face up);
+    # in the group, only its top card shows its pip
+    under = [start - 1] if start - 1 >= position.down[int(move.source[8:])] else []
+    assert page.evaluate(PIPS_SHOWN, move.source) == [*under, n - 1]
     page.mouse.up()
     page.wait_for_timeout(50)
+    assert page.locator("#board .uncovered").count() == 0
+    assert page.evaluate(PIPS_SHOWN, move.source) == [n - 1]
     drag(page, move.source, start, move.target)
     game.play(move)
     wait_table(page, game.position)

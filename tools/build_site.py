@@ -65,10 +65,31 @@ PYSCRIPT_BOOT_PLUGINS = (
     "py-game",
     "py-terminal",
 )
-#: The ones the page turns off in pyscript.json: tags and helpers it does not use (code editor,
-#: pygame, terminal, the ``donkey`` helper, warnings about CDN URLs). ``error`` stays: it is
-#: imported even when turned off, and shows a Python error on the page.
-PYSCRIPT_PLUGINS_OFF = ("deprecations-manager", "donkey", "py-editor", "py-game", "py-terminal")
+#: The page turns all of them off in pyscript.json: tags and helpers it does not use (code editor,
+#: pygame, terminal, the ``donkey`` helper, warnings about CDN URLs) and ``error``, which would
+#: append Python's error output to the page's body (the page shows its own boot errors, and its
+#: body never scrolls to such a box). PyScript imports ``error`` even when it is turned off, only
+#: to call its ``notOnDOM()``; the build removes that import (PYSCRIPT_CORE_PATCH).
+PYSCRIPT_PLUGINS_OFF = PYSCRIPT_BOOT_PLUGINS
+#: The change the build makes to PyScript's core chunk: ``(chunk, SHA-256 of the pinned file,
+#: text, replacement)``. With ``"!error"`` in a config, the pinned chunk still runs
+#: ``"error"===t&&e.push(s().then(({notOnDOM:e})=>e()))``: it fetches the ``error`` plugin to
+#: switch it off (the plugin does nothing else once ``notOnDOM()`` ran). The replacement does
+#: nothing instead, padded to the same length so that the shipped source map still lines up.
+#: The chunk is still imported for a config that cannot be parsed (to report that on the page),
+#: so it stays shipped. Another PyScript build (a different hash) fails the build: check what
+#: the new chunk does before updating these values.
+PYSCRIPT_ERROR_IMPORT = '"error"===t&&e.push(s().then(({notOnDOM:e})=>e()))'
+PYSCRIPT_CORE_PATCH = (
+    "core-C9KDLldu.js",
+    "6ebd3fd9f13faa7859f54bed5304c532da8a194fffbe14baf1986af1a1f17dd6",
+    PYSCRIPT_ERROR_IMPORT,
+    "void 0".ljust(len(PYSCRIPT_ERROR_IMPORT)),
+)
+#: web/pyodide-boot.mjs holds this line; the build writes the ``info`` of the vendored
+#: ``pyodide-lock.json`` into it, so that the page gives Pyodide its package index (that info,
+#: no package: the page loads none) instead of Pyodide fetching the lock file at start.
+LOCKFILE_INFO_LINE = "const LOCKFILE_INFO = null;"
 #: Where PyScript finds the interpreter (resolved against the page URL). Workers (the solver)
 #: load Pyodide itself; the page loads it through web/pyodide-boot.mjs, which restores a memory
 #: snapshot saved by an earlier visit (docs/performance.md) and falls back to a normal start.
@@ -307,7 +328,8 @@ def pyscript_config(
 
 
 def shipped_plugins(plugins_off: Iterable[str]) -> tuple[str, ...]:
-    """The boot plugins the page imports: all but those turned off (``error`` always)."""
+    """The boot plugins the build ships: all but those turned off, and ``error`` always (the
+    page imports it only for a config that cannot be parsed: PYSCRIPT_CORE_PATCH)."""
     off = set(plugins_off) - {"error"}
     return tuple(p for p in PYSCRIPT_BOOT_PLUGINS if p not in off)
 
@@ -374,6 +396,33 @@ def check_plugins_off(html: str, page: str, plugins_off: Iterable[str]) -> None:
             f'{page} must hold one <mpy-config hidden>{{"plugins": {json.dumps(want)}}}'
             "</mpy-config> (PYSCRIPT_PLUGINS_OFF)"
         )
+
+
+def patch_pyscript_core(name: str, data: bytes) -> bytes:
+    """PyScript file ``name`` as shipped: PYSCRIPT_CORE_PATCH applied to the core chunk."""
+    chunk, sha256, old, new = PYSCRIPT_CORE_PATCH
+    if name != chunk:
+        return data
+    if hashlib.sha256(data).hexdigest() != sha256:
+        raise BuildError(
+            f"@pyscript/core/dist/{chunk} is not the file PYSCRIPT_CORE_PATCH was made for: "
+            "check what it does with the error plugin and update the patch"
+        )
+    text = data.decode("utf-8")
+    if text.count(old) != 1 or len(old) != len(new):
+        raise BuildError(f"PYSCRIPT_CORE_PATCH does not apply to {chunk}")
+    return text.replace(old, new).encode("utf-8")
+
+
+def stamp_boot_module(text: str, lock: dict[str, object]) -> str:
+    """web/pyodide-boot.mjs with the ``info`` of ``lock`` (the vendored pyodide-lock.json)."""
+    info = lock.get("info")
+    if not isinstance(info, dict) or not isinstance(info.get("abi_version"), str):
+        raise BuildError("vendor pyodide-lock.json has no info.abi_version")
+    if text.count(LOCKFILE_INFO_LINE) != 1:
+        raise BuildError(f"{MAIN_INTERPRETER_URL} must hold the line {LOCKFILE_INFO_LINE!r} once")
+    value = json.dumps(info, sort_keys=True, ensure_ascii=True)
+    return text.replace(LOCKFILE_INFO_LINE, f"const LOCKFILE_INFO = {value};")
 
 
 def _digest(path: Path) -> str:
@@ -621,8 +670,16 @@ def _assemble(out: Path, root: Path) -> Site:
         _copy(pyodide / name, out / "vendor" / "pyodide" / name)
         runtime.append(f"vendor/pyodide/{name}")
     dist = root / "node_modules" / "@pyscript" / "core" / "dist"
-    for name in pyscript_runtime_files(dist, shipped_plugins(PYSCRIPT_PLUGINS_OFF)):
-        _copy(dist / name, out / "vendor" / "pyscript" / name)
+    pyscript = pyscript_runtime_files(dist, shipped_plugins(PYSCRIPT_PLUGINS_OFF))
+    if PYSCRIPT_CORE_PATCH[0] not in pyscript:
+        raise BuildError(
+            f"PyScript's core chunk is no longer {PYSCRIPT_CORE_PATCH[0]}: "
+            "check what it does with the error plugin and update PYSCRIPT_CORE_PATCH"
+        )
+    for name in pyscript:
+        shipped_file = out / "vendor" / "pyscript" / name
+        shipped_file.parent.mkdir(parents=True, exist_ok=True)
+        shipped_file.write_bytes(patch_pyscript_core(name, (dist / name).read_bytes()))
         runtime.append(f"vendor/pyscript/{name}")
 
     own: list[str] = []
@@ -636,6 +693,11 @@ def _assemble(out: Path, root: Path) -> Site:
         dest = rel if rel.startswith(WEB_AT_ROOT) else f"web/{rel}"
         _copy(path, out / dest)
         own.append(dest)
+    boot_module = out / "web" / "pyodide-boot.mjs"
+    if boot_module.is_file():
+        lock = json.loads((pyodide / "pyodide-lock.json").read_text(encoding="utf-8"))
+        text = stamp_boot_module(boot_module.read_text(encoding="utf-8"), lock)
+        boot_module.write_text(text, encoding="utf-8")
     files = python_files(root / "py")
     for url in files:
         rel = url.removeprefix("./")

@@ -38,6 +38,35 @@ const FILES_URL = new URL("../pyodide-files.json", import.meta.url).href;
 /* Let the page settle (first paint, service worker bookkeeping) before a second interpreter
    competes for the CPU. */
 const SNAPSHOT_DELAY_MS = 500;
+/* The "info" of the vendored pyodide-lock.json, written here by tools/build_site.py
+   (LOCKFILE_INFO). The page loads no package, so it gives Pyodide a package index with that
+   info and no package (lockFileContents) instead of letting it fetch and parse the 119 KB lock
+   file at every start; Pyodide only checks that the ABI version matches its own. null (this
+   source, unbuilt): Pyodide fetches the lock file as usual. Workers (the solver's, the snapshot
+   worker) load Pyodide themselves and still fetch it. */
+const LOCKFILE_INFO = null;
+
+/* localStorage key holding the Pyodide version of the snapshot saved last. Only then does the
+   start look in Cache Storage: its first access alone delayed Pyodide's start by 40-80 ms of
+   every cold boot (docs/performance.md, "Boot trims"). */
+const SAVED_KEY = "pyodide-snapshot";
+
+function snapshotSaved() {
+  try {
+    return localStorage.getItem(SAVED_KEY) === version;
+  } catch {
+    return false;
+  }
+}
+
+function rememberSnapshot(saved) {
+  try {
+    if (saved) localStorage.setItem(SAVED_KEY, version);
+    else localStorage.removeItem(SAVED_KEY);
+  } catch {
+    // no localStorage: every start boots normally
+  }
+}
 
 function mark(name, value) {
   if (typeof document === "object") document.documentElement.dataset[name] = value;
@@ -83,11 +112,13 @@ function whenReadyAndControlled(fn) {
 }
 
 function makeSnapshotInBackground() {
-  whenReadyAndControlled(() => {
+  whenReadyAndControlled(async () => {
+    if (!(await openCache())) return; // no Cache Storage to keep it in
     const worker = new Worker(new URL("./pyodide-snapshot-worker.mjs", import.meta.url), {
       type: "module",
     });
     const finish = (outcome) => {
+      if (outcome === "saved") rememberSnapshot(true);
       mark("snapshot", outcome);
       worker.terminate();
     };
@@ -138,7 +169,7 @@ function writeFiles(py, files) {
 }
 
 async function start(config) {
-  const cache = await openCache();
+  const cache = snapshotSaved() ? await openCache() : null;
   const snapshot = cache && (await cachedSnapshot(cache));
   if (snapshot) {
     try {
@@ -151,22 +182,29 @@ async function start(config) {
       return py;
     } catch (err) {
       console.info("Pyodide memory snapshot not usable; deleted, starting normally.", err);
+      rememberSnapshot(false);
       await cache.delete(KEY).catch(() => {});
     }
   }
   const py = await pyodide.loadPyodide(config);
   mark("boot", "fresh");
-  if (cache && typeof Worker === "function" && typeof document === "object") {
+  if (typeof caches === "object" && typeof Worker === "function" && typeof document === "object") {
     makeSnapshotInBackground();
   }
   return py;
+}
+
+/* No package to load, no lock file of the caller's: the package index needs no fetch. */
+function packageIndex(options) {
+  const own = ["packages", "lockFileURL", "lockFileContents"].some((key) => key in options);
+  return LOCKFILE_INFO && !own ? { lockFileContents: { info: LOCKFILE_INFO, packages: {} } } : {};
 }
 
 async function boot(options) {
   performance.mark("pyodide-boot:start");
   const files = fetchPageFiles();
   files.catch(() => {}); // awaited below, once Pyodide has started
-  const py = await start({ ...options, indexURL: INDEX_URL });
+  const py = await start({ ...packageIndex(options), ...options, indexURL: INDEX_URL });
   performance.mark("pyodide-boot:started");
   writeFiles(py, await files);
   performance.mark("pyodide-boot:ready");

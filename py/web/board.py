@@ -97,6 +97,7 @@ class BoardView:
     def __init__(self, element: Any) -> None:
         self.el = element
         self.el_style = element.style
+        self.el_cls = element.classList
         self.rules: GameRules | None = None
         self.cols = 1
         self.tcols = 1
@@ -117,9 +118,12 @@ class BoardView:
         self.selected: list[int] = []
         self.targets: set[str] = set()
         self.hover: str | None = None
+        self.uncovered: int | None = None  # the card under a dragged group (web/style.css)
         self.animate_enabled = True
         self.plan = (6, 12)
         self.shown_plan: tuple[int, int] | None = None
+        # the board has the class "resizing" (no card transitions) until the next frame
+        self.resizing = False
         # FLIP animations: keyframes and options made once, at the first animation (not at
         # start: four conversions, ~1-4 ms) and reused (animate() copies them); only the first
         # keyframe's transform changes from card to card
@@ -153,6 +157,7 @@ class BoardView:
         self.selected = []
         self.targets = set()
         self.hover = None
+        self.uncovered = None
         self.flip_first.clear()
         self.flip_turned.clear()
 
@@ -261,6 +266,7 @@ class BoardView:
         if dragged:
             for c in dragged:
                 self.card_cls[c].remove("dragging")
+            self._set_uncovered(None)
         flipped: list[int] = []
         for name, cards, down in changes:
             old = self.shown[name]
@@ -293,7 +299,7 @@ class BoardView:
             self.shown_down[name] = down
         self._fit(position)
         self.flip_turned += flipped
-        if first or self.flip_turned:
+        if first or self.flip_turned or self.resizing:
             if not FLIP_IN_FRAME:
                 self._on_frame()
             elif self.frame_request is None:
@@ -302,12 +308,25 @@ class BoardView:
         return moved
 
     def _on_frame(self, *args: Any) -> None:
-        """FLIP's Last, Invert, Play for the cards moved since the last frame."""
+        """FLIP's Last, Invert, Play for the cards moved since the last frame; the end of a
+        card-size change (``_fit``)."""
         self.frame_request = None
         first, turned = self.flip_first, self.flip_turned
         self.flip_first, self.flip_turned = {}, []
         if args and float(args[0]) - self.frame_asked > FLIP_STALE_MS:
-            return  # the page was hidden: the cards are already where they belong
+            first, turned = {}, []  # the page was hidden: the cards are where they belong
+        self._flip(first, turned)
+        if self.resizing:
+            # The new sizes must be computed while transitions are still off: the "last"
+            # reads above did it, else one read here (the frame lays the board out anyway).
+            if not first:
+                _ = self.el.offsetWidth
+            self.el_cls.remove("resizing")
+            self.resizing = False
+
+    def _flip(self, first: dict[int, tuple[float, float]], turned: list[int]) -> None:
+        if not first and not turned:
+            return
         if self._anim is None:
             self._anim = self._make_animations()
         frames, start, opts, flip_frames, flip_opts = self._anim
@@ -349,6 +368,13 @@ class BoardView:
             pd = max(pd, d)
             pu = max(pu, len(pile) - d)
         if (pd, pu) != self.shown_plan:
+            if self.shown_plan is not None and not self.resizing:
+                # every card on the table may change size: no transitions until the next
+                # frame (web/style.css, .board.resizing), else each card's top (and the inset
+                # ring of each face-down card) starts one, ~10 ms of the move's style pass in
+                # Russian, whose tall piles change the planned size often
+                self.el_cls.add("resizing")
+                self.resizing = True
             self.shown_plan = (pd, pu)
             self.el_style.setProperty("--pd", str(pd))
             self.el_style.setProperty("--pu", str(pu))
@@ -448,6 +474,22 @@ class BoardView:
             cl = self.card_cls[c]
             cl.remove("returning")
             cl.add("dragging")
+        # the card the group lies on shows its face while the group is away
+        below = None
+        if cards:
+            pile, i = self.loc.get(cards[0]), self.idx.get(cards[0], 0)
+            if pile is not None and i > 0:
+                below = self.shown[pile][i - 1]
+        self._set_uncovered(below)
+
+    def _set_uncovered(self, card: int | None) -> None:
+        if card == self.uncovered:
+            return
+        if self.uncovered is not None and self.uncovered in self.card_els:
+            self.card_cls[self.uncovered].remove("uncovered")
+        if card is not None:
+            self.card_cls[card].add("uncovered")
+        self.uncovered = card
 
     def drag_to(self, dx: float, dy: float) -> None:
         style = self.el_style
@@ -461,6 +503,7 @@ class BoardView:
             if back:
                 cl.add("returning")
             cl.remove("dragging")
+        self._set_uncovered(None)
 
     def clear_returning(self) -> None:
         for el in list(self.el.querySelectorAll(".card.returning")):
