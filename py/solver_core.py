@@ -303,12 +303,15 @@ def depth_first(
     max_nodes: int | None = None,
     fam: Family | None = None,
     realise: Callable[[Position, list[IMove]], list[IMove]] | None = None,
+    dead: Callable[[IMove | None, State], bool] | None = None,
 ) -> Result:
     """Exhaustive depth-first search with a transposition table and move ordering.
 
     ``fam``: search these rules instead of the game's own family (e.g. an abstraction of
     it, as Double Rail's tableau multisets); ``realise`` then turns its winning line into
-    the family's moves that :func:`to_engine` replays."""
+    the family's moves that :func:`to_engine` replays. ``dead(move, state)`` (move None at
+    the root): True only for a state proved lost, which is then not expanded (Double Rail's
+    waste-lock test); the search stays complete."""
     t0, fam, deadline, root, autos = _start(position, budget, fam=fam)
     nodes = 1
 
@@ -319,6 +322,8 @@ def depth_first(
 
     if fam.won(root):
         return win(autos)
+    if dead is not None and dead(None, root):
+        return Result(UNWINNABLE, nodes, clock() - t0)
     seen = {fam.key(root)}
     path: list[list[IMove]] = [autos]
     stack: list[list[Any]] = [[fam.moves(root), 0, root]]
@@ -350,6 +355,8 @@ def depth_first(
         nodes += 1
         if not nodes & 255 and (nodes >= node_cap or (deadline is not None and clock() > deadline)):
             return Result(UNKNOWN, nodes, clock() - t0, reason="budget")
+        if dead is not None and dead(m, st):
+            continue
         path.append([m, *done])
         stack.append([moves_of(st), 0, st])
     return Result(UNWINNABLE, nodes, clock() - t0)

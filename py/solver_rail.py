@@ -186,21 +186,38 @@ class Rail(Family):
 
 FAMILY = Rail
 
-# How the budget is shared: randomised dives over tableau multisets first (wins only), then
-# the restricted best-first search over the piles (wins only), then the complete search.
+# How the budget is shared: a short complete search first (it decides positions whose
+# waste locks soon, e.g. deals 5 and 2804 in 7 785 and 40 positions), then randomised dives
+# over tableau multisets (wins only), the restricted best-first search over the piles (wins
+# only), then the complete search again with the rest (the only phase besides the first
+# that proves losses: mid-game positions need its time, docs/solver.md).
+RAIL_PROBE_PHASE = 0.1
 RAIL_DIVES_PHASE = 0.6
-RAIL_FIRST_PHASE = 0.2
+RAIL_FIRST_PHASE = 0.05
+#: The first complete search's node cap when neither a budget nor a node cap is given.
+PROBE_NODES = 50_000
 
 
 def search(position: Position, budget: float | None, max_nodes: int | None) -> Result:
-    """Three phases: :func:`abstract_dives` (randomised depth-first dives over tableau
-    multisets, 60 % of the budget), a best-first search over a restricted move set (20 %);
-    both can only find wins. Then the complete depth-first search with the rest: over
-    tableau multisets (:func:`abstract_search`), or over the piles for a hand-made position
-    whose piles are not single runs."""
+    """Four phases: the complete search over tableau multisets (:func:`abstract_search`,
+    10 % of the budget), :func:`abstract_dives` (randomised depth-first dives over tableau
+    multisets, 60 %), a best-first search over a restricted move set (5 %), both of which
+    can only find wins; then the complete search again with the rest: over tableau
+    multisets, or over the piles for a hand-made position whose piles are not single
+    runs (which skips the first two phases)."""
     t0 = solver_core.clock()
     nodes = 0
     if runs_only(position):
+        probe = abstract_search(
+            position,
+            None if budget is None else budget * RAIL_PROBE_PHASE,
+            (PROBE_NODES if budget is None else None)
+            if max_nodes is None
+            else max(int(max_nodes * RAIL_PROBE_PHASE), 1),
+        )
+        if probe.result != UNKNOWN:
+            return probe
+        nodes += probe.nodes
         dives = abstract_dives(
             position,
             None if budget is None else budget * RAIL_DIVES_PHASE,
@@ -210,13 +227,16 @@ def search(position: Position, budget: float | None, max_nodes: int | None) -> R
             else int(max_nodes * RAIL_DIVES_PHASE),
         )
         if dives.result != UNKNOWN:
+            dives.nodes += nodes
+            dives.seconds = solver_core.clock() - t0
             return dives
         nodes += dives.nodes
     first = best_first(
         position,
         None
         if budget is None
-        else budget * (RAIL_DIVES_PHASE + RAIL_FIRST_PHASE) - (solver_core.clock() - t0),
+        else budget * (RAIL_PROBE_PHASE + RAIL_DIVES_PHASE + RAIL_FIRST_PHASE)
+        - (solver_core.clock() - t0),
         None if max_nodes is None else max(int(max_nodes * RAIL_FIRST_PHASE), 1),
         restricted=True,
     )
@@ -258,6 +278,7 @@ class RailAbstract(Rail):
         for p in tab:
             for c in p:
                 cnt[c] += 1
+        self.piles = len(tab)
         return (bytes(cnt), fnd, waste, sn)
 
     def key(self, st: State) -> bytes:
@@ -279,27 +300,31 @@ class RailAbstract(Rail):
         return b < 5
 
     def autoplay(self, st: State) -> tuple[State, list[IMove]]:
+        """Safe cards to the foundations (rule 1). In Double Rail a card of rank r is safe
+        when all eight cards of rank r-1 are up, i.e. every foundation pile is at least r
+        high; only the next card of a pile can go, so only those eight faces are looked at."""
         cnt, fnd, waste, sn = st
         done: list[IMove] = []
         again = True
         while again:
             again = False
-            for c in range(52):
+            low = min(fnd[1], fnd[3], fnd[5], fnd[7])  # the lower pile of each suit
+            for k in range(8):
+                h = fnd[k]
+                if h > low or h >= 13 or (k & 1 and h == fnd[k - 1]):
+                    continue
+                c = (k >> 1) * 13 + h
                 if cnt[c]:
-                    k = self.f_index(fnd, c)
-                    if k >= 0 and self.is_safe(fnd, c):
-                        fnd = self.f_add(fnd, k)
-                        cnt = cnt[:c] + bytes((cnt[c] - 1,)) + cnt[c + 1 :]
-                        done.append((A_T2F, c))
-                        again = True
-            if waste:
-                c = waste[-1]
-                k = self.f_index(fnd, c)
-                if k >= 0 and self.is_safe(fnd, c):
-                    fnd = self.f_add(fnd, k)
+                    cnt = cnt[:c] + bytes((cnt[c] - 1,)) + cnt[c + 1 :]
+                    done.append((A_T2F, c))
+                elif waste and waste[-1] == c:
                     waste = waste[:-1]
                     done.append((W2F,))
-                    again = True
+                else:
+                    continue
+                fnd = self.f_add(fnd, k)
+                again = True
+                break
         return (cnt, fnd, waste, sn), done
 
     def apply(self, st: State, m: IMove) -> State:
@@ -342,6 +367,99 @@ class RailAbstract(Rail):
 
     def won(self, st: State) -> bool:
         return sum(st[1]) == self.total
+
+    def locked_ahead(self, st: State) -> bool:
+        """The waste-lock test looking into the stock (docs/solver.md, "Double Rail: dead
+        ends", the stronger form): True only if the position is lost. For each waste card
+        x, and for each number s of cards that may still be in the stock when x leaves the
+        waste, the cards that cannot be on a foundation then (a lower card of their suit is,
+        in both copies, under x or still in the stock) and are out of the stock and off the
+        waste then must be in the tableau; lost if for some x every s needs more runs than
+        there are piles."""
+        _, fnd, waste, sn = st
+        n = len(waste)
+        if not n:
+            return False
+        stock = self.stock
+        piles = self.piles
+        most0 = [8] * 13  # rank r cards not on a foundation (now; more go up later)
+        for h in fnd:
+            for r in range(h):
+                most0[r] -= 1
+        # v[f]: copies of face f that cannot be up when x leaves (under x, or in the stock)
+        v = [0] * 52
+        caps = [2] * 52  # min over the suit's ranks k <= r of 2 - v[k]: copies that can be up
+        forced = [0] * 52  # max(0, 2 - v[f] - caps[f]): copies that must be in the tableau
+        need = [0] * 14  # forced per rank, need[13] = 0
+        fewest = [0]  # sum over r of (need[r] - need[r + 1])+: runs holding just those
+
+        def bump(c: int) -> None:
+            """One more copy of face c out of reach (under x, or left in the stock)."""
+            v[c] += 1
+            k = c % 13
+            base = c - k
+            cap = 2 if k == 0 else caps[c - 1]
+            for r in range(k, 13):
+                f = base + r
+                w = v[f]
+                if 2 - w < cap:
+                    cap = 2 - w
+                if r > k and cap == caps[f]:
+                    break
+                caps[f] = cap
+                x = 2 - w - cap
+                if x < 0:
+                    x = 0
+                d = x - forced[f]
+                if d:
+                    forced[f] = x
+                    a, b = need[r], need[r + 1]
+                    fw = fewest[0] - (a - b if a > b else 0)
+                    if r:
+                        z = need[r - 1]
+                        fw -= z - a if z > a else 0
+                        fw += z - a - d if z > a + d else 0
+                    a += d
+                    need[r] = a
+                    fewest[0] = fw + (a - b if a > b else 0)
+
+        def runs(most: list[int]) -> int:
+            """The fewest runs of a tableau with need[r] to most[r] cards of each rank."""
+            total = 0
+            above = 0
+            for r in range(12, -1, -1):
+                lo = need[r]
+                hi = most[r]
+                m = lo if above <= lo else (above if above <= hi else hi)
+                if m > above:
+                    total += m - above
+                above = m
+            return total
+
+        for i in range(n):
+            if i:
+                c = waste[i - 1]
+                bump(c)
+                most0[c % 13] -= 1
+            # x = waste[i] leaves with the whole stock dealt (s = 0) ...
+            if fewest[0] <= piles or runs(most0) <= piles:
+                continue
+            # ... or with the first s cards of the stock still there, s = 1 .. sn
+            saved = (v[:], caps[:], forced[:], need[:], fewest[0])
+            most = most0[:]
+            possible = False
+            for s in range(sn):
+                c = stock[s]
+                bump(c)
+                most[c % 13] -= 1
+                if fewest[0] <= piles or runs(most) <= piles:
+                    possible = True
+                    break
+            if not possible:
+                return True
+            v[:], caps[:], forced[:], need[:] = saved[0], saved[1], saved[2], saved[3]
+            fewest[0] = saved[4]
+        return False
 
 
 def _merge(piles: list[list[int]], out: list[IMove]) -> bool:
@@ -433,11 +551,18 @@ def runs_only(position: Position) -> bool:
 
 def abstract_search(position: Position, budget: float | None, max_nodes: int | None) -> Result:
     """Depth-first search over tableau multisets (complete: the moves between them form an
-    acyclic graph, every state reached is expanded once); its line is realised on the
-    piles by :func:`concrete_line`."""
-    return depth_first(
-        position, budget, max_nodes, fam=RailAbstract(position.rules), realise=concrete_line
-    )
+    acyclic graph, every state reached is expanded once, except the states the waste-lock
+    test proves lost); its line is realised on the piles by :func:`concrete_line`.
+
+    The test runs at the root and after deals only: between two deals the waste only loses
+    its top cards, which leaves the cards forced by the cards below unchanged."""
+    fam = RailAbstract(position.rules)
+    locked = fam.locked_ahead
+
+    def dead(m: IMove | None, st: State) -> bool:
+        return (m is None or m[0] == DEAL) and locked(st)
+
+    return depth_first(position, budget, max_nodes, fam=fam, realise=concrete_line, dead=dead)
 
 
 #: Randomised dives: positions per dive, and the chances that a position tries its
@@ -485,6 +610,8 @@ def abstract_dives(
         return fnd + other if rand() < DIVE_FOUNDATION_FIRST else other + fnd
 
     moves_of, apply, autoplay, key, won = fam.moves, fam.apply, fam.autoplay, fam.key, fam.won
+    if fam.locked_ahead(root):
+        return Result(UNWINNABLE, nodes, clock() - t0)
     while True:
         seen = {key(root)}
         path: list[list[IMove]] = [autos]

@@ -1,0 +1,299 @@
+"""Double Rail in the solver: the waste-lock test (an exact dead-end rule) and the complete
+search over tableau multisets, checked against its definition, against random play and
+against the plain engine search on small positions (docs/solver.md, "### Double Rail")."""
+
+from __future__ import annotations
+
+import random
+
+from test_solver import brute_force, build, replays_to_win
+
+from solitaire import Move, Position
+from solitaire.cards import RANKS, SUITS
+from solitaire.rules import GAMES
+from solitaire.solver import UNWINNABLE, WINNABLE, solve
+from solitaire.solver_core import DEAL
+from solitaire.solver_rail import RailAbstract, abstract_dives, abstract_search
+
+Counts = list[int]
+
+
+def min_runs(need: Counts, most: Counts) -> int:
+    """The fewest descending runs of any multiset with between need[r] and most[r] cards
+    of each rank r: every choice, by dynamic programming over the ranks (no greedy)."""
+    best = {0: 0}  # cards of the rank above -> fewest runs so far
+    for r in range(12, -1, -1):
+        nxt: dict[int, int] = {}
+        for above, runs in best.items():
+            for v in range(need[r], most[r] + 1):
+                cost = runs + max(0, v - above)
+                if cost < nxt.get(v, 1 << 30):
+                    nxt[v] = cost
+        best = nxt
+    return min(best.values())
+
+
+def need_of(forced: Counts) -> Counts:
+    return [sum(forced[s * 13 + r] for s in range(4)) for r in range(13)]
+
+
+def ahead_sets(fam: RailAbstract, st: tuple, i: int, left: int) -> tuple[Counts, Counts]:
+    """From the definitions: when the waste card at i leaves with ``left`` cards still in
+    the stock (its first ``left``), the copies of each face that must be in the tableau, and
+    the most cards of each rank it can hold."""
+    _, fnd, waste, _ = st
+    out = list(waste[:i]) + list(fam.stock[:left])  # cannot be up, nor in the tableau
+    forced = [0] * 52
+    for f in range(52):
+        s, r = divmod(f, 13)
+        cap = min(2 - out.count(s * 13 + k) for k in range(r + 1))
+        forced[f] = max(0, 2 - out.count(f) - cap)
+    most = [8 - sum(h > r for h in fnd) - sum(1 for c in out if c % 13 == r) for r in range(13)]
+    return forced, most
+
+
+def slow_locked_ahead(fam: RailAbstract, st: tuple) -> bool:
+    _, _, waste, sn = st
+    return any(
+        all(
+            min_runs(need_of(f), m) > 5
+            for f, m in (ahead_sets(fam, st, i, left) for left in range(sn + 1))
+        )
+        for i in range(len(waste))
+    )
+
+
+def test_lock_ahead_matches_its_definition_and_random_play() -> None:
+    """``locked_ahead`` (the waste-lock test): against its definition on positions of random
+    games of deals 1-8; and each time a waste card leaves (with some number of cards left in
+    the stock), the tableau holds the cards an earlier position said would be forced then,
+    and no more of a rank than said possible."""
+    checked = nontrivial = locked = 0
+    for deal in range(1, 9):
+        fam = RailAbstract(GAMES["double-rail"])
+        st, _ = fam.autoplay(fam.start(Position.deal_of("double-rail", deal)))
+        rnd = random.Random(100 + deal)
+        pending: list[tuple[tuple, int]] = []  # (earlier state, waste position)
+        for step in range(300):
+            if step % 10 == 0:
+                slow = slow_locked_ahead(fam, st)
+                assert fam.locked_ahead(st) == slow
+                locked += slow
+                pending += [(st, i) for i in range(len(st[2]))]
+            ms = fam.moves(st)
+            if not ms:
+                break
+            weights = [1 if m[0] == DEAL else 4 for m in ms]
+            st, _ = fam.autoplay(fam.apply(st, rnd.choices(ms, weights)[0]))
+            cnt, waste, sn = st[0], st[2], st[3]
+            ranks = fam.ranks(cnt)
+            keep = []
+            for old, i in pending:
+                if len(waste) > i:
+                    keep.append((old, i))
+                    continue
+                if waste != old[2][:i]:
+                    continue  # autoplay took cards from under it in the same step
+                forced, most = ahead_sets(fam, old, i, sn)
+                assert all(cnt[f] >= forced[f] for f in range(52))
+                assert all(ranks[r] <= most[r] for r in range(13))
+                checked += 1
+                nontrivial += sum(forced) > 0
+            pending = keep
+    assert checked > 100  # 121 when written
+    assert nontrivial > 100  # 121
+    assert locked > 30  # 51 of 240
+
+
+def test_min_runs_greedy_is_exact() -> None:
+    """``locked_ahead`` takes, from the King down, as many cards of each rank as the rank above
+    (within the bounds): the exact minimum, checked against the dynamic programme."""
+    rnd = random.Random(5)
+    for _ in range(2000):
+        need = [rnd.choice((0, 0, 0, 1, 2, 3)) for _ in range(13)]
+        most = [n + rnd.choice((0, 0, 1, 2, 4)) for n in need]
+        runs = above = 0
+        for r in range(12, -1, -1):
+            lo, hi = need[r], most[r]
+            v = lo if above <= lo else (above if above <= hi else hi)
+            runs += max(0, v - above)
+            above = v
+        assert runs == min_runs(need, most)
+
+
+# --------------------------------------------------------------------------- hand-built
+
+
+def six_kings(kings: int) -> Position:
+    """Spades, hearts and diamonds at the Jack; their six Queens at the bottom of the
+    waste under ``kings`` Kings; clubs complete. Each King can leave the waste only for an
+    empty pile (its Queen is under it), so six Kings need six piles."""
+    queens = ["QS", "QS", "QH", "QH", "QD", "QD"]
+    all_kings = ["KS", "KS", "KH", "KH", "KD", "KD"]
+    stock = all_kings[kings:]
+    return build("double-rail", [([], [])] * 5, stock=stock, waste=queens + all_kings[:kings])
+
+
+def test_six_kings_over_their_queens_are_locked() -> None:
+    lost = six_kings(6)
+    fam = RailAbstract(lost.rules)
+    root, _ = fam.autoplay(fam.start(lost))
+    assert fam.locked_ahead(root)
+    assert abstract_search(lost, 10, None).result == UNWINNABLE
+    assert abstract_dives(lost, 10, None).result == UNWINNABLE
+    assert solve(lost, budget=10).result == UNWINNABLE
+    assert brute_force(lost) is False
+
+
+def test_five_kings_over_their_queens_are_not_locked() -> None:
+    """Five Kings on the waste, the sixth in the stock: the five go to the five piles, the
+    Queens to the foundations, and the game is won; the test does not fire. Dealing the
+    sixth King first locks the waste (six Kings over their Queens), and the test sees it."""
+    position = six_kings(5)
+    fam = RailAbstract(position.rules)
+    root, _ = fam.autoplay(fam.start(position))
+    assert not fam.locked_ahead(root)
+    dealt, _ = fam.autoplay(fam.apply(root, (DEAL,)))
+    assert fam.locked_ahead(dealt)
+    result = abstract_search(position, 10, None)
+    assert result.result == WINNABLE
+    assert result.line is not None
+    assert replays_to_win(position, result.line)
+    assert brute_force(position) is True
+    assert brute_force(position.play(Move("stock", "waste"))) is False
+
+
+def test_search_prunes_the_locked_branch_and_still_wins() -> None:
+    """Five Kings over their Queens, the sixth in the stock, with the moves tried in reverse
+    order (deal first): the search deals the sixth King, the test rejects that position,
+    and the search goes on to the winning line (Kings to the piles first)."""
+    position = six_kings(5)
+    fires = [0]
+    plain_moves, plain_lock = RailAbstract.moves, RailAbstract.locked_ahead
+
+    def reversed_moves(self: RailAbstract, st: tuple) -> list:
+        return plain_moves(self, st)[::-1]
+
+    def counting(self: RailAbstract, st: tuple) -> bool:
+        v = plain_lock(self, st)
+        fires[0] += v
+        return v
+
+    RailAbstract.moves = reversed_moves  # type: ignore[method-assign]
+    RailAbstract.locked_ahead = counting  # type: ignore[method-assign]
+    try:
+        result = abstract_search(position, 10, None)
+    finally:
+        RailAbstract.moves = plain_moves  # type: ignore[method-assign]
+        RailAbstract.locked_ahead = plain_lock  # type: ignore[method-assign]
+    assert fires[0] > 0
+    assert result.result == WINNABLE
+    assert result.line is not None
+    assert replays_to_win(position, result.line)
+
+
+def random_small_position(rnd: random.Random) -> Position:
+    """The highest cards of each suit out (both copies, 4 to 12 cards; the rest on the
+    foundations), dealt at random onto descending runs on the five piles, the waste and
+    the stock."""
+    while True:
+        tops = [rnd.choice((0, 0, 1, 1, 2, 3)) for _ in SUITS]
+        if 2 <= sum(tops) <= 6:
+            break
+    cards = [
+        r + s
+        for s, top in zip(SUITS, tops, strict=True)
+        for r in RANKS[13 - top :]
+        for _ in range(2)
+    ]
+    rnd.shuffle(cards)
+    piles: list[list[str]] = [[] for _ in range(5)]
+    waste: list[str] = []
+    stock: list[str] = []
+    for c in cards:
+        where = rnd.random()
+        if where < 0.3:
+            p = piles[rnd.randrange(5)]
+            if not p or RANKS.index(p[-1][0]) == RANKS.index(c[0]) + 1:
+                p.append(c)
+                continue
+        (waste if where < 0.7 else stock).append(c)
+    return build("double-rail", [([], p) for p in piles], stock=stock, waste=waste)
+
+
+def kings_over_queens(rnd: random.Random) -> Position:
+    """Three or four suits out from the Queen (now and then from the Jack) up, both copies;
+    the low cards at the bottom of the waste (the last two in the stock when there are more
+    than eight), each King on a pile (10 %), the waste (60 %) or anywhere in the stock."""
+    suits = rnd.sample(SUITS, rnd.choice((3, 4)))
+    low = [r + s for s in suits for r in ("Q" if rnd.random() < 0.85 else "JQ") for _ in range(2)]
+    kings = ["K" + s for s in suits for _ in range(2)]
+    rnd.shuffle(low)
+    rnd.shuffle(kings)
+    waste = low[: len(low) - 2] if len(low) > 8 else list(low)
+    stock = low[len(waste) :]
+    piles: list[list[str]] = [[] for _ in range(5)]
+    for k in kings:
+        x = rnd.random()
+        empty = next((p for p in piles if not p), None)
+        if x < 0.1 and empty is not None:
+            empty.append(k)
+        elif x < 0.7:
+            waste.append(k)
+        else:
+            stock.insert(rnd.randrange(len(stock) + 1), k)
+    return build("double-rail", [([], p) for p in piles], stock=stock, waste=waste)
+
+
+def check_against_brute_force(positions: list[Position]) -> tuple[int, int, int]:
+    """The complete multiset search (with the waste-lock tests) and the plain engine search
+    agree on each position; every position the tests call locked is lost; winning lines
+    replay. Counts: won, lost, locked at the start (``locked_ahead``). Positions too big
+    for the brute force are skipped."""
+    won = lost = locked = 0
+    for position in positions:
+        try:
+            truth = brute_force(position, cap=60_000)
+        except AssertionError:
+            continue
+        fam = RailAbstract(position.rules)
+        root, _ = fam.autoplay(fam.start(position))
+        if fam.locked_ahead(root):
+            locked += 1
+            assert truth is False
+        result = abstract_search(position, 20, None)
+        assert result.result == (WINNABLE if truth else UNWINNABLE)
+        if truth:
+            won += 1
+            assert result.line is not None
+            assert replays_to_win(position, result.line)
+        else:
+            lost += 1
+    return won, lost, locked
+
+
+def test_multiset_search_matches_brute_force_on_random_small_positions() -> None:
+    """Random small positions, Jacks to Kings dealt anywhere (all won: five piles hold
+    that much), then Kings over their Queens (some lost, most of those locked)."""
+    rnd = random.Random(2026)
+    won, lost, _ = check_against_brute_force([random_small_position(rnd) for _ in range(60)])
+    assert won > 50
+    rnd = random.Random(3)
+    won, lost, locked = check_against_brute_force([kings_over_queens(rnd) for _ in range(30)])
+    assert won > 10
+    assert lost > 3
+    assert locked > 3
+
+
+# --------------------------------------------------------------------------- whole deals
+
+
+def test_deals_proved_lost_from_the_start() -> None:
+    """The first Double Rail deals proved lost from their start: 2804 (its five piles can
+    never empty nor join, and the waste locks within 17 cards: 40 positions) and 5 (7 785
+    positions). The search is complete, so any move order visits the same positions."""
+    for deal, most in ((2804, 100), (5, 10_000)):
+        result = abstract_search(Position.deal_of("double-rail", deal), None, 50_000)
+        assert result.result == UNWINNABLE
+        assert result.nodes <= most
+    assert solve(Position.deal_of("double-rail", 2804), budget=10).result == UNWINNABLE
