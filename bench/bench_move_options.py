@@ -14,6 +14,8 @@ against it; ``--baseline FILE`` does the same with FILE as py/web/app.py only. T
 (bench/pages/js_board.html, the bench_page.py yardstick) takes its turns too unless ``--no-js``;
 The JS page does its FLIP "last" reads and animations in the next animation frame, as the real
 page's ``FLIP_IN_FRAME`` does (since 2026-11-21 19:15; before, both did them in the handler).
+The last column counts each page's card-size changes over the game (the board's ``resizing``
+class added: a change of the planned pile size outside a new deal, py/web/board.py ``_fit``).
 See docs/performance.md.
 """
 
@@ -35,6 +37,21 @@ CHUNK = 15
 #: The files of the move path a variant may change (paths in the repository).
 FILES = ("py/web/app.py", "py/web/board.py", "web/style.css")
 JS = "js-page"
+#: Counts the card-size changes of the page's board: the class "resizing" added (a plan change
+#: outside a new deal: py/web/board.py ``_fit``; several in one frame count once).
+COUNT_RESIZES_JS = """() => {
+  const board = document.getElementById('board');
+  window.__resizes = 0;
+  new MutationObserver((records) => {
+    let was = records.length ? (records[0].oldValue || '').split(' ').includes('resizing') : false;
+    for (let i = 0; i < records.length; i++) {
+      const next = i + 1 < records.length ? records[i + 1].oldValue : board.className;
+      const now = (next || '').split(' ').includes('resizing');
+      if (now && !was) window.__resizes++;
+      was = now;
+    }
+  }).observe(board, { attributes: true, attributeFilter: ['class'], attributeOldValue: true });
+}"""
 
 Files = dict[str, str]
 
@@ -131,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
             page.goto("bench/js_board.html")
             lib.wait_ready(page)
             pages[JS] = (page, True)
+        for page, _ in pages.values():
+            page.evaluate(COUNT_RESIZES_JS)
         for game in [g for g in args.games.split(",") if g]:
             actions = lib.plan_moves(game, args.moves, args.seed)
             chunks: list[list[dict[str, Any]]] = [[]]
@@ -146,6 +165,11 @@ def main(argv: list[str] | None = None) -> int:
                     slot = results.setdefault(game, {}).setdefault(name, {})
                     for k in ("move", "handler"):
                         slot.setdefault(k, []).extend(r[k])
+            for name, (page, _) in pages.items():
+                count = page.evaluate(
+                    "() => { const n = window.__resizes; window.__resizes = 0; return n; }"
+                )
+                results[game][name]["resizes"] = [float(count)]
 
     def pp(xs: list[float]) -> str:
         return f"{lib.percentile(xs, 50):.2f} / {lib.percentile(xs, 95):.2f}"
@@ -170,11 +194,12 @@ def main(argv: list[str] | None = None) -> int:
                     pp(r["handler"]),
                     f"{lib.median(r['move']) / lib.median(base['move']):.2f}x",
                     vs_js,
+                    f"{r['resizes'][0]:.0f}",
                 ]
             )
     print(f"\n## Move latency of UI variants, {args.moves} moves per game (seed {args.seed})\n")
     header = ["game", "variant", "move p50 / p95 ms", "handler p50 / p95 ms", f"p50 / {first}"]
-    print(lib.table(rows, [*header, "move p50 / p95 vs JS page"]))
+    print(lib.table(rows, [*header, "move p50 / p95 vs JS page", "card-size changes"]))
     print(f"\nload average at end: {lib.loadavg()}")
     return 0
 

@@ -1,6 +1,7 @@
 """Each game boots with every non-local request blocked and no console error, shows the deal the
 engine deals, keeps the DOM contract (piles, cards, face-down secrecy, accessible names), fits
-a 360 px phone without scrolling, and plays a move by click-to-move."""
+a 360 px phone without scrolling, and plays a move by click-to-move. The card size stays put
+while a tall pile shrinks by a card or two, and comes back at a new deal."""
 
 from __future__ import annotations
 
@@ -14,11 +15,16 @@ from ui_helpers import (
     click_pile,
     dom_piles,
     engine_piles,
+    game_key,
+    play_by_click,
+    saved_doc,
+    seed_storage,
     tableau_move,
+    wait_still,
     wait_table,
 )
 
-from solitaire import GAMES, Game, Move
+from solitaire import GAMES, Game, Move, Position
 
 PHONE: ViewportSize = {"width": 360, "height": 740}
 
@@ -98,3 +104,61 @@ def test_game_boots_fits_and_plays_by_click(page: Page, game_id: str) -> None:
     assert page.locator("#st-moves").inner_text() == str(game.move_count)
     assert not page.locator("#btn-undo").is_disabled()
     assert page.locator("#live").inner_text().startswith("Moved the ")
+
+
+def tall_pile_russian() -> Game:
+    """Russian (deal 9's number, custom start): 15 face-up cards on the first pile, three more
+    than the card size is planned for at a deal (py/web/board.py PLAN), the Five of spades on
+    top, the Six of spades on the second pile; every Ace face down (no auto-move)."""
+    ranks, suits = "A23456789TJQK", "SHDC"
+    tall = [r + "H" for r in ranks[:0:-1]] + ["KD", "QD", "5S"]
+    rest = [r + s for s in suits for r in ranks if r + s not in [*tall, "6S"]]
+    aces = [c for c in rest if c[0] == "A"]
+    others = [c for c in rest if c[0] != "A"]
+    tops, downs = others[:5], aces + others[5:]
+    sizes = [5, 6, 5, 5, 5, 5]
+    piles = [{"down": [], "up": tall}]
+    for i, n in enumerate(sizes):
+        piles.append({"down": downs[:n], "up": ["6S" if i == 0 else tops[i - 1]]})
+        downs = downs[n:]
+    doc = {"format": 1, "game": "russian", "deal": 9, "tableau": piles, "foundations": [[]] * 4}
+    return Game(Position.from_json(doc))
+
+
+def test_card_size_holds_while_a_tall_pile_shrinks(page: Page) -> None:
+    game = tall_pile_russian()
+    seed_storage(page, {game_key("russian"): saved_doc(game)})
+    open_game(page, "russian", 9)
+    wait_table(page, game.position)
+
+    def plan_and_width() -> tuple[str, float]:
+        wait_still(page)
+        box = card(page, "tableau-3", -1).bounding_box()
+        assert box is not None
+        pu = page.evaluate(
+            "getComputedStyle(document.getElementById('board')).getPropertyValue('--pu')"
+        )
+        return str(pu).strip(), box["width"]
+
+    # planned for the tallest pile; each of its face-up cards shows a quarter card or more
+    assert plan_and_width()[0] == "15"
+    steps = page.evaluate(
+        """() => {
+          const cards = [...document.querySelectorAll('[data-pile="tableau-0"] .card')];
+          const r = cards.map(c => c.getBoundingClientRect());
+          return r.slice(1).map((b, i) => (b.top - r[i].top) / r[i].height);
+        }"""
+    )
+    assert min(steps) >= 0.25 - 0.01
+    pu, width = plan_and_width()
+
+    # one card off the tallest pile (15 -> 14 face up): the cards keep their size
+    play_by_click(page, game, Move("tableau-0", "tableau-1", 1))
+    assert plan_and_width() == (pu, width)
+
+    # a new deal: planned afresh, for its own piles (12 face-up cards), so bigger cards
+    page.locator("#btn-new").click()
+    page.wait_for_function("() => document.getElementById('board').dataset.deal !== '9'")
+    new_pu, new_width = plan_and_width()
+    assert new_pu == "12"
+    assert new_width > width

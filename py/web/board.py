@@ -44,6 +44,13 @@ PLAN = {
     "double-rail": (0, 14),
     "double-freecell": (0, 16),
 }
+#: Hysteresis of that plan while a deal is played: it grows at once when a pile needs it
+#: (smaller cards), but goes back to bigger cards only when the tallest pile is at least this
+#: many cards below it. A new deal or a reload (``setup``) and a window resize plan afresh for
+#: the table as it is; a restart gets back to the deal's plan by the rule itself (``_fit``).
+#: Each plan change restyles and lays out every card on the table (docs/performance.md,
+#: "Stable card size").
+PLAN_SHRINK = 3
 FLIP_MS = 180
 #: Read the FLIP "last" rectangles in the next animation frame (see the module docstring);
 #: False: in ``render`` itself (a forced style and layout in the input handler).
@@ -120,8 +127,10 @@ class BoardView:
         self.hover: str | None = None
         self.uncovered: int | None = None  # the card under a dragged group (web/style.css)
         self.animate_enabled = True
-        self.plan = (6, 12)
+        self.plan = (6, 12)  # the game's PLAN: the least pile size the cards are planned for
         self.shown_plan: tuple[int, int] | None = None
+        self.tableau_names: list[str] = []
+        self.resizes = 0  # plan changes since the page started (not counting new deals)
         # the board has the class "resizing" (no card transitions) until the next frame
         self.resizing = False
         # FLIP animations: keyframes and options made once, at the first animation (not at
@@ -135,6 +144,8 @@ class BoardView:
         self.frame_request: Any = None
         self.frame_asked = 0.0  # performance.now() when frame_request was made
         self._p_frame = create_proxy(self._on_frame)
+        self._p_resize = create_proxy(self._on_resize)
+        js.window.addEventListener("resize", self._p_resize)
 
     # ------------------------------------------------------------------ building
 
@@ -162,9 +173,8 @@ class BoardView:
         self.flip_turned.clear()
 
         names = position.pile_names()
-        self.order = [n for n in self.top_slots if n is not None] + [
-            n for n in names if n.startswith("tableau")
-        ]
+        self.tableau_names = [n for n in names if n.startswith("tableau")]
+        self.order = [n for n in self.top_slots if n is not None] + self.tableau_names
         # The whole board is one HTML string, parsed by one innerHTML write (a call into JS
         # per element and per attribute cost ~10 ms at start for 104 cards), drawn as
         # ``render`` would draw ``position`` on an empty board; then one querySelectorAll per
@@ -180,7 +190,7 @@ class BoardView:
         style = self.el_style
         style.setProperty("--cols", str(self.cols))
         style.setProperty("--tcols", str(self.tcols))
-        self._fit(position)
+        self._fit()
         self.el.dataset.game = rules.id
         self.el.innerHTML = (
             f'<div class="row top">{top_html}</div><div class="row tableau">{tableau_html}</div>'
@@ -297,15 +307,27 @@ class BoardView:
                 pile_el.dataset.count = str(len(cards))
             self.shown[name] = cards
             self.shown_down[name] = down
-        self._fit(position)
+        self._fit()
         self.flip_turned += flipped
         if first or self.flip_turned or self.resizing:
             if not FLIP_IN_FRAME:
                 self._on_frame()
-            elif self.frame_request is None:
-                self.frame_asked = float(js.performance.now())
-                self.frame_request = js.requestAnimationFrame(self._p_frame)
+            else:
+                self._ask_frame()
         return moved
+
+    def _ask_frame(self) -> None:
+        if self.frame_request is None:
+            self.frame_asked = float(js.performance.now())
+            self.frame_request = js.requestAnimationFrame(self._p_frame)
+
+    def _on_resize(self, *args: Any) -> None:
+        """A new window size: plan the cards for the table as it is (no hysteresis)."""
+        if self.rules is None:
+            return
+        self._fit(reset=True)
+        if self.resizing:
+            self._ask_frame()
 
     def _on_frame(self, *args: Any) -> None:
         """FLIP's Last, Invert, Play for the cards moved since the last frame; the end of a
@@ -360,21 +382,46 @@ class BoardView:
             _obj({"duration": FLIP_MS, "easing": "ease-out"}),
         )
 
-    def _fit(self, position: Position) -> None:
-        """Tell CSS the tallest pile to plan the card size for (only when it changes)."""
-        pd, pu = self.plan
-        for i, pile in enumerate(position.tableau):
-            d = position.down[i]
-            pd = max(pd, d)
-            pu = max(pu, len(pile) - d)
+    def _fit(self, reset: bool = False) -> None:
+        """Tell CSS the tallest pile to plan the card size for (only when the plan changes).
+
+        The plan is ``PLAN`` or the tallest pile (face-down and face-up counts apart), whichever
+        is bigger, so every face-up card of every pile shows its index (web/style.css: the
+        cards fit a pile of ``--pd`` face-down and ``--pu`` face-up cards with a quarter card
+        per face-up card; a shorter pile gets a wider fan, never a tighter one). While a deal
+        is played it has hysteresis (``PLAN_SHRINK``): a count grows at once but shrinks only
+        once the tallest pile is ``PLAN_SHRINK`` cards below it, so a group moved back and
+        forth does not change the size of every card on the table each time. Without
+        ``reset`` it starts from the plan shown; ``setup`` (a new deal, a reload) and a window
+        resize start afresh. A restart needs nothing more: every game deals its piles at
+        least ``PLAN_SHRINK`` cards below its ``PLAN``, so the plan goes back to it.
+        """
+        base_d, base_u = self.plan
+        nd = nu = 0
+        shown, shown_down = self.shown, self.shown_down
+        for name in self.tableau_names:
+            d = shown_down[name]
+            nd = max(nd, d)
+            nu = max(nu, len(shown[name]) - d)
+        old = None if reset else self.shown_plan
+        if old is None:
+            pd, pu = max(base_d, nd), max(base_u, nu)
+        else:
+            pd, pu = old
+            if nd > pd or nd <= pd - PLAN_SHRINK:
+                pd = max(base_d, nd)
+            if nu > pu or nu <= pu - PLAN_SHRINK:
+                pu = max(base_u, nu)
         if (pd, pu) != self.shown_plan:
-            if self.shown_plan is not None and not self.resizing:
-                # every card on the table may change size: no transitions until the next
-                # frame (web/style.css, .board.resizing), else each card's top (and the inset
-                # ring of each face-down card) starts one, ~10 ms of the move's style pass in
-                # Russian, whose tall piles change the planned size often
-                self.el_cls.add("resizing")
-                self.resizing = True
+            if self.shown_plan is not None:
+                self.resizes += 1
+                if not self.resizing:
+                    # every card on the table may change size: no transitions until the
+                    # next frame (web/style.css, .board.resizing), else each card's top (and
+                    # the inset ring of each face-down card) starts one, ~10 ms of the move's
+                    # style pass in Russian, whose tall piles change the planned size often
+                    self.el_cls.add("resizing")
+                    self.resizing = True
             self.shown_plan = (pd, pu)
             self.el_style.setProperty("--pd", str(pd))
             self.el_style.setProperty("--pu", str(pu))
