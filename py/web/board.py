@@ -130,7 +130,6 @@ class BoardView:
         self.plan = (6, 12)  # the game's PLAN: the least pile size the cards are planned for
         self.shown_plan: tuple[int, int] | None = None
         self.tableau_names: list[str] = []
-        self.resizes = 0  # plan changes since the page started (not counting new deals)
         # the board has the class "resizing" (no card transitions) until the next frame
         self.resizing = False
         # FLIP animations: keyframes and options made once, at the first animation (not at
@@ -413,15 +412,13 @@ class BoardView:
             if nu > pu or nu <= pu - PLAN_SHRINK:
                 pu = max(base_u, nu)
         if (pd, pu) != self.shown_plan:
-            if self.shown_plan is not None:
-                self.resizes += 1
-                if not self.resizing:
-                    # every card on the table may change size: no transitions until the
-                    # next frame (web/style.css, .board.resizing), else each card's top (and
-                    # the inset ring of each face-down card) starts one, ~10 ms of the move's
-                    # style pass in Russian, whose tall piles change the planned size often
-                    self.el_cls.add("resizing")
-                    self.resizing = True
+            if self.shown_plan is not None and not self.resizing:
+                # every card on the table may change size: no transitions until the next
+                # frame (web/style.css, .board.resizing), else each card's top (and the inset
+                # ring of each face-down card) starts one, ~10 ms of the move's style pass in
+                # Russian, whose tall piles change the planned size often
+                self.el_cls.add("resizing")
+                self.resizing = True
             self.shown_plan = (pd, pu)
             self.el_style.setProperty("--pd", str(pd))
             self.el_style.setProperty("--pu", str(pu))
