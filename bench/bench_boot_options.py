@@ -18,7 +18,12 @@ is the site with the board built element by element as before (BEFORE_BOARD_HTML
 lock file and PyScript's error plugin at boot (BEFORE_BOOT_TRIMS); "snapshot-lookup" looks for a
 memory snapshot in Cache Storage at every start, as before 2026-11-21 21:00 (not only once the
 page noted that one was saved); "no-modulepreload" leaves out index.html's modulepreload of
-Pyodide's loader; "before-boot-trims" is the boot of git HEAD's index.html and
+Pyodide's loader; "pyscript-package-at-boot" lets PyScript import its ``pyscript`` package on
+the main thread at every boot, as published (build_site.PYSCRIPT_LAZY_PACKAGE off);
+"bobbing-boot-card" puts back the loading screen's endless card animation (and
+"stepped-boot-card" the same in steps(4)); "app-display-none" hides the page's frame with
+``display: none`` instead of ``visibility: hidden`` until ready;
+"before-boot-trims" is the boot of git HEAD's index.html and
 web/pyodide-boot.mjs with those three changes undone (run it before they are committed).
 See docs/performance.md.
 `--cold-only` skips the warm boots (about 3x faster).
@@ -160,12 +165,25 @@ def _with_head_links(html: str, links: str) -> str:
     return html[: anchor.start()] + "\n" + links.rstrip("\n") + html[anchor.start() :]
 
 
-def _static_boot_screen(html: str) -> str:
-    """The loading screen without its bobbing card (a compositor animation that keeps the
-    GPU/raster threads busy while Pyodide compiles and starts)."""
+#: The loading screen's card as it was until 2026-11-21 23:45: bobbing all along the start-up (a
+#: compositor animation, which keeps the compositor and raster threads drawing frames while
+#: Pyodide compiles and starts).
+BOBBING_CARD = """  <style>
+    .boot-card { animation: boot-bob 1.6s ease-in-out infinite; }
+    html[data-app="failed"] .boot-card { animation: none; }
+    @keyframes boot-bob { 50% { transform: translateY(-8px) rotate(-4deg); } }
+  </style>
+"""
+
+
+def _bobbing_boot_card(html: str, steps: int = 0) -> str:
+    """index.html with the bobbing card back (``steps``: in that many steps per half cycle)."""
     if "</head>" not in html:
         raise ValueError("index.html: no </head>")
-    return html.replace("</head>", "  <style>.boot-card { animation: none; }</style>\n</head>", 1)
+    style = BOBBING_CARD
+    if steps:
+        style = style.replace("ease-in-out", f"steps({steps})")
+    return html.replace("</head>", style + "</head>", 1)
 
 
 #: PyScript's files map fetches the page's files once Pyodide is up, and every PyScript plugin
@@ -215,6 +233,20 @@ def _without_modulepreload(html: str) -> str:
     if MODULEPRELOAD not in html:
         raise ValueError("index.html: no modulepreload of Pyodide's loader")
     return html.replace(MODULEPRELOAD, "", 1)
+
+
+def _style() -> str:
+    return (lib.ROOT / "web" / "style.css").read_text(encoding="utf-8")
+
+
+APP_HIDDEN = 'html:not([data-app="ready"]) .app { visibility: hidden; }'
+
+
+def _app_display_none(css: str) -> str:
+    """The page's frame not laid out at all until ready (display: none instead of hidden)."""
+    if APP_HIDDEN not in css:
+        raise ValueError("web/style.css: the app frame is not hidden while loading")
+    return css.replace(APP_HIDDEN, APP_HIDDEN.replace("visibility: hidden", "display: none"), 1)
 
 
 def _with_error_plugin(html: str) -> str:
@@ -287,8 +319,19 @@ def variants() -> dict[str, Callable[[], tuple[dict[str, str | None], dict[str, 
             BEFORE_BOOT_TRIMS,
             SNAPSHOT_SAVED,
         ),
-        "static-boot-screen": lambda: (
-            {"index.html": _static_boot_screen(_index())},
+        "pyscript-package-at-boot": lambda: ({}, {"PYSCRIPT_LAZY_PACKAGE": False}, SNAPSHOT_SAVED),
+        "bobbing-boot-card": lambda: (
+            {"index.html": _bobbing_boot_card(_index())},
+            {},
+            SNAPSHOT_SAVED,
+        ),
+        "stepped-boot-card": lambda: (
+            {"index.html": _bobbing_boot_card(_index(), steps=4)},
+            {},
+            SNAPSHOT_SAVED,
+        ),
+        "app-display-none": lambda: (
+            {"web/style.css": _app_display_none(_style())},
             {},
             SNAPSHOT_SAVED,
         ),

@@ -44,6 +44,11 @@ files = sorted(
 )
 spec = importlib.util.find_spec("solitaire")
 root = js.document.documentElement
+# PyScript wrote its pyscript package but did not import it on the main thread
+# (tools/build_site.py PYSCRIPT_IMPORT_PATCH): the page's start-up does not need it.
+root.dataset.pyscript = json.dumps(
+    ["pyscript" in sys.modules, os.path.isfile("pyscript/__init__.py")]
+)
 root.dataset.python = sys.version.split()[0]
 root.dataset.files = json.dumps(files)
 root.dataset.package = spec.origin if spec else ""
@@ -102,12 +107,14 @@ def probe_files():
 __export__ = ["probe_files"]
 </script>
 <script type="py" config="pyscript.json">
-import json
+import json, sys
 import js
-from pyscript import workers
+lazy = "pyscript" not in sys.modules  # not imported at boot on the main thread
+from pyscript import workers  # imported now, on first use
 async def main():
     worker = await workers["probe"]
     answer = await worker.probe_files()
+    js.document.documentElement.dataset.lazy = json.dumps(lazy)
     js.document.documentElement.dataset.files = json.dumps(list(answer))
     js.document.documentElement.dataset.app = "ready"
 main()
@@ -258,6 +265,8 @@ def test_probe_page_boots_vendored_pyodide_fetching_exactly_the_runtime(
     root = page.locator("html")
     assert root.get_attribute("data-python", timeout=1000).startswith("3.")  # type: ignore[union-attr]
     files = json.loads(root.get_attribute("data-files") or "[]")
+    # Written, not imported: the main thread imports PyScript's package on first use only.
+    assert json.loads(root.get_attribute("data-pyscript") or "null") == [False, True]
     config = json.loads((site_dir / "pyscript.json").read_text(encoding="utf-8"))
     page_files = json.loads((site_dir / "pyodide-files.json").read_text(encoding="utf-8"))
     assert files == sorted(v.removeprefix("./") for v in page_files.values() if v.endswith(".py"))
@@ -317,6 +326,9 @@ def test_worker_config_gives_the_worker_the_package(
     found, compiled, *files = json.loads(page.locator("html").get_attribute("data-files") or "[]")
     config = json.loads((site_dir / "pyscript-worker.json").read_text(encoding="utf-8"))
     assert found is True
+    # The main thread imported PyScript's package only when asked (PYSCRIPT_IMPORT_PATCH), and
+    # the worker still works (PyScript imports the package in a worker at start, as published).
+    assert page.locator("html").get_attribute("data-lazy") == "true"
     assert json.loads(compiled) == []  # the worker imports the shipped bytecode too
     assert files == sorted(v.removeprefix("./") for v in config["files"].values())
 
@@ -416,6 +428,20 @@ def test_build_never_ships_bytecode_of_other_source(
     assert not list(site.out.rglob("*.pyc"))
 
 
+def test_build_fails_when_the_pyscript_import_patch_does_not_apply(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Same chunk hash, patch text not found (e.g. the constant edited by mistake): the build
+    fails instead of shipping the chunk unpatched; PYSCRIPT_LAZY_PACKAGE off ships the import."""
+    chunk = build_site.PYSCRIPT_CORE_PATCH[0]
+    pinned = (build_site.ROOT / "node_modules/@pyscript/core/dist" / chunk).read_bytes()
+    monkeypatch.setattr(build_site, "PYSCRIPT_IMPORT_PATCH", ("no such text", "no such txt!"))
+    with pytest.raises(build_site.BuildError, match="PYSCRIPT_IMPORT_PATCH does not apply"):
+        build_site.patch_pyscript_core(chunk, pinned)
+    monkeypatch.setattr(build_site, "PYSCRIPT_LAZY_PACKAGE", False)
+    assert build_site.patch_pyscript_core(chunk, pinned).count(b"import pyscript as _pyscript") == 1
+
+
 def test_build_patches_pyscript_and_stamps_the_boot_module_or_fails(site_dir: Path) -> None:
     """The two build-time changes to what the page loads (docs/build.md): PyScript's core chunk
     no longer imports the error plugin it turns off, and web/pyodide-boot.mjs carries the lock
@@ -426,9 +452,17 @@ def test_build_patches_pyscript_and_stamps_the_boot_module_or_fails(site_dir: Pa
     assert old in pinned
     assert old not in shipped
     assert new in shipped
-    assert len(shipped) == len(pinned)  # the source map still lines up
+    assert len(shipped) == len(pinned)  # same length: offsets match the published chunk
     with pytest.raises(build_site.BuildError, match="not the file"):
         build_site.patch_pyscript_core(chunk, pinned.replace(old, old + " ").encode())
+    # The second change: PyScript's Python set-up imports its pyscript package in workers only.
+    import_old, import_new = build_site.PYSCRIPT_IMPORT_PATCH
+    assert import_old in pinned
+    assert import_old not in shipped
+    assert import_new in shipped
+    assert "import pyscript as _pyscript" in pinned
+    assert "import pyscript as _pyscript" not in shipped
+    assert 'hasattr(__import__("js"),"document")or __import__("pyscript")' in shipped
     lock = json.loads((site_dir / "vendor/pyodide/pyodide-lock.json").read_text("utf-8"))
     boot = (site_dir / "web" / "pyodide-boot.mjs").read_text(encoding="utf-8")
     assert f"const LOCKFILE_INFO = {json.dumps(lock['info'], sort_keys=True)};" in boot

@@ -75,7 +75,7 @@ PYSCRIPT_PLUGINS_OFF = PYSCRIPT_BOOT_PLUGINS
 #: text, replacement)``. With ``"!error"`` in a config, the pinned chunk still runs
 #: ``"error"===t&&e.push(s().then(({notOnDOM:e})=>e()))``: it fetches the ``error`` plugin to
 #: switch it off (the plugin does nothing else once ``notOnDOM()`` ran). The replacement does
-#: nothing instead, padded to the same length so that the shipped source map still lines up.
+#: nothing instead, padded to the same length (offsets match the published chunk and its map).
 #: The chunk is still imported for a config that cannot be parsed (to report that on the page),
 #: so it stays shipped. Another PyScript build (a different hash) fails the build: check what
 #: the new chunk does before updating these values.
@@ -85,6 +85,27 @@ PYSCRIPT_CORE_PATCH = (
     "6ebd3fd9f13faa7859f54bed5304c532da8a194fffbe14baf1986af1a1f17dd6",
     PYSCRIPT_ERROR_IMPORT,
     "void 0".ljust(len(PYSCRIPT_ERROR_IMPORT)),
+)
+#: The second change to the same chunk (same SHA-256 check): on the page's main thread,
+#: PyScript's Python set-up no longer imports its ``pyscript`` package. The pinned chunk writes
+#: the package's sources into the interpreter's file system and then runs
+#: ``import pyscript as _pyscript`` on every boot, on the main thread as in workers, "to fix
+#: js.document in the Worker case". On the main thread that import compiled ten modules from
+#: source and pulled in ``html.entities`` (compiled from Pyodide's source-only stdlib zip):
+#: ~45 ms of every cold boot, for a package the page only uses once the solver starts
+#: (``solver_client``: ``from pyscript import workers``, which imports it then). The
+#: replacement still writes the package, imports it only where ``js`` has no ``document`` (a
+#: worker: pyscript's own ``RUNNING_IN_WORKER`` test) and deletes the set-up's names as
+#: before, padded to the same length. False: the chunk's import as published (benchmarks).
+PYSCRIPT_LAZY_PACKAGE = True
+PYSCRIPT_PACKAGE_IMPORT = (
+    'ho.push("import pyscript as _pyscript"),'
+    'ho.push(...["_Path","_path","_os","_pyscript"].map(e=>`del ${e}`))'
+)
+PYSCRIPT_IMPORT_PATCH = (
+    PYSCRIPT_PACKAGE_IMPORT,
+    'ho.push(\'hasattr(__import__("js"),"document")or __import__("pyscript")\\n'
+    "del _Path,_path,_os')".ljust(len(PYSCRIPT_PACKAGE_IMPORT)),
 )
 #: web/pyodide-boot.mjs holds this line; the build writes the ``info`` of the vendored
 #: ``pyodide-lock.json`` into it, so that the page gives Pyodide its package index (that info,
@@ -399,19 +420,26 @@ def check_plugins_off(html: str, page: str, plugins_off: Iterable[str]) -> None:
 
 
 def patch_pyscript_core(name: str, data: bytes) -> bytes:
-    """PyScript file ``name`` as shipped: PYSCRIPT_CORE_PATCH applied to the core chunk."""
+    """PyScript file ``name`` as shipped: PYSCRIPT_CORE_PATCH (and, with PYSCRIPT_LAZY_PACKAGE,
+    PYSCRIPT_IMPORT_PATCH) applied to the core chunk."""
     chunk, sha256, old, new = PYSCRIPT_CORE_PATCH
     if name != chunk:
         return data
     if hashlib.sha256(data).hexdigest() != sha256:
         raise BuildError(
             f"@pyscript/core/dist/{chunk} is not the file PYSCRIPT_CORE_PATCH was made for: "
-            "check what it does with the error plugin and update the patch"
+            "check what it does with the error plugin and with its pyscript package's import, "
+            "and update PYSCRIPT_CORE_PATCH and PYSCRIPT_IMPORT_PATCH"
         )
     text = data.decode("utf-8")
-    if text.count(old) != 1 or len(old) != len(new):
-        raise BuildError(f"PYSCRIPT_CORE_PATCH does not apply to {chunk}")
-    return text.replace(old, new).encode("utf-8")
+    patches = [("PYSCRIPT_CORE_PATCH", old, new)]
+    if PYSCRIPT_LAZY_PACKAGE:
+        patches.append(("PYSCRIPT_IMPORT_PATCH", *PYSCRIPT_IMPORT_PATCH))
+    for label, old, new in patches:
+        if text.count(old) != 1 or len(old) != len(new):
+            raise BuildError(f"{label} does not apply to {chunk}")
+        text = text.replace(old, new)
+    return text.encode("utf-8")
 
 
 def stamp_boot_module(text: str, lock: dict[str, object]) -> str:
