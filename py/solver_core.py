@@ -276,12 +276,11 @@ def to_engine(pos: Position, line: list[IMove], check_win: bool = True) -> list[
 
 
 def _start(
-    position: Position, budget: float | None, restricted: bool = False, fam: Family | None = None
+    position: Position, budget: float | None, restricted: bool = False
 ) -> tuple[float, Family, float | None, State, list[IMove]]:
     """The start of every search: its clock, rules, deadline, and the root after autoplay."""
     t0 = clock()
-    if fam is None:
-        fam = family(position.rules, restricted)
+    fam = family(position.rules, restricted)
     deadline = None if budget is None else t0 + budget
     root, autos = fam.autoplay(fam.start(position))
     return t0, fam, deadline, root, autos
@@ -297,6 +296,101 @@ def _trace(
     return line
 
 
+class DepthFirst:
+    """Exhaustive depth-first search with a transposition table and move ordering, that
+    can be stopped and resumed: each :meth:`run` goes on from where the last one stopped
+    (stack, seen set and node count kept), so a portfolio that comes back to it (Double
+    Rail's last phase) does not search its first phase's positions again.
+
+    ``fam``: search these rules instead of the game's own family (e.g. an abstraction of
+    it, as Double Rail's tableau multisets); ``realise`` then turns its winning line into
+    the family's moves that :func:`to_engine` replays. ``dead(move, state)`` (move None at
+    the root): True only for a state proved lost, which is then not expanded (Double Rail's
+    waste-lock test); the search stays complete."""
+
+    def __init__(
+        self,
+        position: Position,
+        fam: Family | None = None,
+        realise: Callable[[Position, list[IMove]], list[IMove]] | None = None,
+        dead: Callable[[IMove | None, State], bool] | None = None,
+    ) -> None:
+        self.position = position
+        self.fam = fam = family(position.rules) if fam is None else fam
+        self.realise = realise
+        self.dead = dead
+        root, autos = fam.autoplay(fam.start(position))
+        self.nodes = 1
+        self.counted = 0  # nodes already reported by earlier runs
+        self.seen = {fam.key(root)}
+        self.path: list[list[IMove]] = [autos]
+        self.stack: list[list[Any]] = [[fam.moves(root), 0, root]]
+        #: the answer once found (a later run repeats it)
+        self.answer: Result | None = None
+        if fam.won(root):
+            self.answer = self._win(autos)
+        elif dead is not None and dead(None, root):
+            self.answer = Result(UNWINNABLE, 1, 0.0)
+
+    def _win(self, line: list[IMove]) -> Result:
+        if self.realise is not None:
+            line = self.realise(self.position, line)
+        return Result(WINNABLE, self.nodes, 0.0, to_engine(self.position, line))
+
+    def _report(self, result: str, t0: float, **extra: Any) -> Result:
+        """This run's result: its own nodes and seconds."""
+        nodes, self.counted = self.nodes - self.counted, self.nodes
+        line = self.answer.line if self.answer is not None else None
+        return Result(result, nodes, clock() - t0, line, **extra)
+
+    def run(self, budget: float | None = 10.0, max_nodes: int | None = None) -> Result:
+        """Search on for ``budget`` seconds / ``max_nodes`` more positions; the result
+        counts this run's positions and seconds."""
+        t0 = clock()
+        if self.answer is not None:
+            return self._report(self.answer.result, t0)
+        deadline = None if budget is None else t0 + budget
+        nodes = self.nodes
+        node_cap = nodes + (max_nodes if max_nodes is not None else 1 << 62)
+        fam, dead, path, stack = self.fam, self.dead, self.path, self.stack
+        moves_of, apply, autoplay, key, won = fam.moves, fam.apply, fam.autoplay, fam.key, fam.won
+        seen = self.seen
+        add = seen.add
+        while stack:
+            frame = stack[-1]
+            ms = frame[0]
+            i = frame[1]
+            if i >= len(ms):
+                stack.pop()
+                path.pop()
+                continue
+            frame[1] = i + 1
+            m = ms[i]
+            st, done = autoplay(apply(frame[2], m))
+            if won(st):
+                path.append([m, *done])
+                self.nodes = nodes
+                self.answer = self._win([x for step in path for x in step])
+                return self._report(WINNABLE, t0)
+            k = key(st)
+            if k in seen:
+                continue
+            add(k)
+            nodes += 1
+            if dead is None or not dead(m, st):
+                path.append([m, *done])
+                stack.append([moves_of(st), 0, st])
+            # after the push: a resumed run goes on with this position
+            if nodes >= node_cap or (
+                not nodes & 255 and deadline is not None and clock() > deadline
+            ):
+                self.nodes = nodes
+                return self._report(UNKNOWN, t0, reason="budget")
+        self.nodes = nodes
+        self.answer = Result(UNWINNABLE, nodes, 0.0)
+        return self._report(UNWINNABLE, t0)
+
+
 def depth_first(
     position: Position,
     budget: float | None = 10.0,
@@ -305,61 +399,8 @@ def depth_first(
     realise: Callable[[Position, list[IMove]], list[IMove]] | None = None,
     dead: Callable[[IMove | None, State], bool] | None = None,
 ) -> Result:
-    """Exhaustive depth-first search with a transposition table and move ordering.
-
-    ``fam``: search these rules instead of the game's own family (e.g. an abstraction of
-    it, as Double Rail's tableau multisets); ``realise`` then turns its winning line into
-    the family's moves that :func:`to_engine` replays. ``dead(move, state)`` (move None at
-    the root): True only for a state proved lost, which is then not expanded (Double Rail's
-    waste-lock test); the search stays complete."""
-    t0, fam, deadline, root, autos = _start(position, budget, fam=fam)
-    nodes = 1
-
-    def win(line: list[IMove]) -> Result:
-        if realise is not None:
-            line = realise(position, line)
-        return Result(WINNABLE, nodes, clock() - t0, to_engine(position, line))
-
-    if fam.won(root):
-        return win(autos)
-    if dead is not None and dead(None, root):
-        return Result(UNWINNABLE, nodes, clock() - t0)
-    seen = {fam.key(root)}
-    path: list[list[IMove]] = [autos]
-    stack: list[list[Any]] = [[fam.moves(root), 0, root]]
-    moves_of = fam.moves
-    apply = fam.apply
-    autoplay = fam.autoplay
-    key = fam.key
-    won = fam.won
-    add = seen.add
-    node_cap = max_nodes if max_nodes is not None else 1 << 62
-    while stack:
-        frame = stack[-1]
-        ms = frame[0]
-        i = frame[1]
-        if i >= len(ms):
-            stack.pop()
-            path.pop()
-            continue
-        frame[1] = i + 1
-        m = ms[i]
-        st, done = autoplay(apply(frame[2], m))
-        if won(st):
-            path.append([m, *done])
-            return win([x for step in path for x in step])
-        k = key(st)
-        if k in seen:
-            continue
-        add(k)
-        nodes += 1
-        if not nodes & 255 and (nodes >= node_cap or (deadline is not None and clock() > deadline)):
-            return Result(UNKNOWN, nodes, clock() - t0, reason="budget")
-        if dead is not None and dead(m, st):
-            continue
-        path.append([m, *done])
-        stack.append([moves_of(st), 0, st])
-    return Result(UNWINNABLE, nodes, clock() - t0)
+    """One run of :class:`DepthFirst` (used for Russian, whose searches are small)."""
+    return DepthFirst(position, fam, realise, dead).run(budget, max_nodes)
 
 
 def best_first(

@@ -8,6 +8,7 @@ from typing import Any
 
 from . import solver_core
 from .position import Position
+from .rules import GameRules
 from .solver_core import (
     DEAL,
     SEP,
@@ -18,6 +19,7 @@ from .solver_core import (
     W2F,
     W2T,
     WINNABLE,
+    DepthFirst,
     Family,
     IMove,
     Result,
@@ -187,69 +189,75 @@ class Rail(Family):
 FAMILY = Rail
 
 # How the budget is shared: a short complete search first (it decides positions whose
-# waste locks soon, e.g. deals 5 and 2804 in 7 785 and 40 positions), then randomised dives
-# over tableau multisets (wins only), the restricted best-first search over the piles (wins
+# waste locks soon, e.g. deals 5 and 2804 in 7 785 and 40 positions), then a portfolio of
+# beam searches over tableau multisets and randomised dives over them (both find wins
 # only), then the complete search again with the rest (the only phase besides the first
-# that proves losses: mid-game positions need its time, docs/solver.md).
+# that proves losses: mid-game positions need its time, docs/solver.md). A hand-made
+# position whose piles are not single runs gets the restricted best-first search over the
+# piles, then the plain depth-first search.
 RAIL_PROBE_PHASE = 0.1
-RAIL_DIVES_PHASE = 0.6
+RAIL_BEAM_PHASE = 0.45
+RAIL_DIVES_PHASE = 0.35
 RAIL_FIRST_PHASE = 0.05
 #: The first complete search's node cap when neither a budget nor a node cap is given.
 PROBE_NODES = 50_000
 
 
 def search(position: Position, budget: float | None, max_nodes: int | None) -> Result:
-    """Four phases: the complete search over tableau multisets (:func:`abstract_search`,
-    10 % of the budget), :func:`abstract_dives` (randomised depth-first dives over tableau
-    multisets, 60 %), a best-first search over a restricted move set (5 %), both of which
-    can only find wins; then the complete search again with the rest: over tableau
-    multisets, or over the piles for a hand-made position whose piles are not single
-    runs (which skips the first two phases)."""
+    """Over tableau multisets: the complete search (:func:`abstract_search`, 10 % of the
+    budget), beam searches (:func:`abstract_beams`, 45 %) and randomised dives
+    (:func:`abstract_dives`, 35 %), both of which can only find wins, then the complete
+    search again with the rest. A hand-made position whose piles are not single runs:
+    a best-first search over a restricted move set (5 %, wins only), then the plain
+    depth-first search over the piles."""
     t0 = solver_core.clock()
     nodes = 0
-    if runs_only(position):
-        probe = abstract_search(
+
+    def share(f: float) -> float | None:
+        """The budget up to the end of a phase that ends at fraction f of it."""
+        return None if budget is None else max(budget * f - (solver_core.clock() - t0), 0.0)
+
+    def cap(f: float) -> int | None:
+        return None if max_nodes is None else max(int(max_nodes * f), 1)
+
+    if not runs_only(position):
+        first = best_first(position, share(RAIL_FIRST_PHASE), cap(RAIL_FIRST_PHASE), True)
+        if first.result == WINNABLE:
+            return first
+        rest = depth_first(
             position,
-            None if budget is None else budget * RAIL_PROBE_PHASE,
-            (PROBE_NODES if budget is None else None)
-            if max_nodes is None
-            else max(int(max_nodes * RAIL_PROBE_PHASE), 1),
+            share(1.0),
+            None if max_nodes is None else max(max_nodes - first.nodes, 1),
         )
-        if probe.result != UNKNOWN:
-            return probe
-        nodes += probe.nodes
-        dives = abstract_dives(
-            position,
-            None if budget is None else budget * RAIL_DIVES_PHASE,
-            # unbounded search: the dives still stop (the complete search has no end to wait for)
-            (DIVE_NODES * 100 if budget is None else None)
-            if max_nodes is None
-            else int(max_nodes * RAIL_DIVES_PHASE),
+        rest.nodes += first.nodes
+        rest.seconds = solver_core.clock() - t0
+        return rest
+    # (search, start and end of its share, its node cap when there is neither budget nor cap)
+    complete = complete_search(position)
+    beams_end = RAIL_PROBE_PHASE + RAIL_BEAM_PHASE
+    phases: list[tuple[Any, float, float, int | None]] = [
+        (complete.run, 0.0, RAIL_PROBE_PHASE, PROBE_NODES),
+        (abstract_beams, RAIL_PROBE_PHASE, beams_end, None),  # unbounded: its fixed beams
+        # unbounded search: the dives still stop (the complete search has no end to wait for)
+        (abstract_dives, beams_end, beams_end + RAIL_DIVES_PHASE, DIVE_NODES * 100),
+    ]
+    for run, start, end, unbounded_cap in phases:
+        if max_nodes is not None:
+            node_cap: int | None = max(int(max_nodes * (end - start)), 1)
+        else:
+            node_cap = unbounded_cap if budget is None else None
+        r: Result = (
+            run(share(end), node_cap)
+            if run == complete.run
+            else run(position, share(end), node_cap)
         )
-        if dives.result != UNKNOWN:
-            dives.nodes += nodes
-            dives.seconds = solver_core.clock() - t0
-            return dives
-        nodes += dives.nodes
-    first = best_first(
-        position,
-        None
-        if budget is None
-        else budget * (RAIL_PROBE_PHASE + RAIL_DIVES_PHASE + RAIL_FIRST_PHASE)
-        - (solver_core.clock() - t0),
-        None if max_nodes is None else max(int(max_nodes * RAIL_FIRST_PHASE), 1),
-        restricted=True,
-    )
-    nodes += first.nodes
-    if first.result == WINNABLE:
-        first.nodes, first.seconds = nodes, solver_core.clock() - t0
-        return first
-    complete = abstract_search if runs_only(position) else depth_first
-    rest = complete(
-        position,
-        None if budget is None else max(budget - (solver_core.clock() - t0), 0.0),
-        None if max_nodes is None else max(max_nodes - nodes, 1),
-    )
+        nodes += r.nodes
+        if r.result != UNKNOWN:
+            r.nodes = nodes
+            r.seconds = solver_core.clock() - t0
+            return r
+    # the complete search goes on from where the first phase stopped
+    rest = complete.run(share(1.0), None if max_nodes is None else max(max_nodes - nodes, 1))
     rest.nodes += nodes
     rest.seconds = solver_core.clock() - t0
     return rest
@@ -552,17 +560,23 @@ def runs_only(position: Position) -> bool:
 def abstract_search(position: Position, budget: float | None, max_nodes: int | None) -> Result:
     """Depth-first search over tableau multisets (complete: the moves between them form an
     acyclic graph, every state reached is expanded once, except the states the waste-lock
-    test proves lost); its line is realised on the piles by :func:`concrete_line`.
+    test proves lost); its line is realised on the piles by :func:`concrete_line`."""
+    return complete_search(position).run(budget, max_nodes)
 
-    The test runs at the root and after deals only: between two deals the waste only loses
-    its top cards, which leaves the cards forced by the cards below unchanged."""
+
+def complete_search(position: Position) -> DepthFirst:
+    """:func:`abstract_search` as a :class:`solver_core.DepthFirst` that can be stopped and
+    resumed, so the solver's last phase goes on from its first phase's positions.
+
+    The waste-lock test runs at the root and after deals only: between two deals the waste
+    only loses its top cards, which leaves the cards forced by the cards below unchanged."""
     fam = RailAbstract(position.rules)
     locked = fam.locked_ahead
 
     def dead(m: IMove | None, st: State) -> bool:
         return (m is None or m[0] == DEAL) and locked(st)
 
-    return depth_first(position, budget, max_nodes, fam=fam, realise=concrete_line, dead=dead)
+    return DepthFirst(position, fam, concrete_line, dead)
 
 
 #: Randomised dives: positions per dive, and the chances that a position tries its
@@ -587,59 +601,221 @@ def abstract_dives(
     waste). On deals 2801-2850, 200 dives of 300 positions found 10 wins where the plain
     search (and one dive) found 6."""
     t0 = solver_core.clock()
-    fam = RailAbstract(position.rules)
-    deadline = None if budget is None else t0 + budget
-    root, autos = fam.autoplay(fam.start(position))
     clock = solver_core.clock
+    deadline = None if budget is None else t0 + budget
     node_cap = max_nodes if max_nodes is not None else 1 << 62
-    nodes = 1
-    if fam.won(root):
-        line = concrete_line(position, autos)
-        return Result(WINNABLE, nodes, clock() - t0, to_engine(position, line))
-    rng = random.Random(seed)
-    rand = rng.random
-    shuffle = rng.shuffle
+    fam = _DiveOrder(position.rules, random.Random(seed))
+    dive = DepthFirst(position, fam, concrete_line)
+    if dive.answer is not None:  # won at the start
+        return dive.run()
+    if fam.locked_ahead(dive.stack[0][2]):
+        return Result(UNWINNABLE, 1, clock() - t0)
+    nodes = 1  # the root, counted once for all dives
+    while True:
+        dive.counted = 1
+        r = dive.run(None, DIVE_NODES)
+        nodes += r.nodes
+        if r.result != UNKNOWN:  # won, or the dive was the complete search
+            r.nodes, r.seconds = nodes, clock() - t0
+            return r
+        if nodes >= node_cap or (deadline is not None and clock() > deadline):
+            return Result(UNKNOWN, nodes, clock() - t0, reason="budget")
+        dive = DepthFirst(position, fam, concrete_line)
 
-    def order(ms: list[IMove]) -> list[IMove]:
+
+class _DiveOrder(RailAbstract):
+    """The multiset rules with the dives' randomised move order: foundation moves (in
+    random order) first with probability DIVE_FOUNDATION_FIRST, and the waste card to the
+    tableau before dealing with probability DIVE_PLACE_FIRST."""
+
+    def __init__(self, rules: GameRules, rng: random.Random) -> None:
+        super().__init__(rules)
+        self.rand = rng.random
+        self.shuffle = rng.shuffle
+
+    def moves(self, st: State) -> list[IMove]:
+        ms = RailAbstract.moves(self, st)
         fnd = [m for m in ms if m[0] == W2F or m[0] == A_T2F]
         place = [m for m in ms if m[0] == A_W2T]
         deal = [m for m in ms if m[0] == DEAL]
         if len(fnd) > 1:
-            shuffle(fnd)
-        other = place + deal if rand() < DIVE_PLACE_FIRST else deal + place
-        return fnd + other if rand() < DIVE_FOUNDATION_FIRST else other + fnd
+            self.shuffle(fnd)
+        other = place + deal if self.rand() < DIVE_PLACE_FIRST else deal + place
+        return fnd + other if self.rand() < DIVE_FOUNDATION_FIRST else other + fnd
 
+
+# --------------------------------------------------------------------------- beam
+
+#: Beam score weights: (foundation cards, waste cards, waste blockers, tableau slack,
+#: next-card depth). See :func:`beam_score`.
+BEAM_WEIGHTS = (10.0, 1.0, 3.0, 2.0, 1.0)
+
+
+def beam_score(fam: RailAbstract, st: State, w: tuple[float, ...]) -> float:
+    """How promising a multiset state is, bigger is better (states of one beam layer have
+    dealt the same cards, so only where the dealt cards went matters): cards on the
+    foundations; waste cards; waste *blockers* (a card with a card below it that its suit's
+    foundation reaches sooner: it must find a place in the tableau first); tableau slack
+    (5 minus the fewest runs that hold the tableau: a rigid tableau takes no new card
+    whose rank-above cards are all covered); how deep the next card of each foundation pile
+    lies in the waste."""
+    cnt, fnd, waste, _ = st
+    dist = [0] * 52
+    for s in range(4):
+        h1 = fnd[2 * s]
+        h2 = fnd[2 * s + 1]
+        b = s * 13
+        for r in range(13):
+            dist[b + r] = r - h1 if r >= h1 else (r - h2 if r >= h2 else 13)
+    low = 99
+    blockers = 0
+    for c in waste:
+        d = dist[c]
+        if d > low:
+            blockers += 1
+        elif d < low:
+            low = d
+    m = fam.ranks(cnt)
+    runs = sum(m)
+    for r in range(12):
+        runs -= m[r] if m[r] < m[r + 1] else m[r + 1]
+    n = len(waste)
+    deep = 0
+    for k in range(8):
+        h = fnd[k]
+        if h < 13 and not (k & 1 and h == fnd[k - 1]):
+            j = waste.rfind((k >> 1) * 13 + h)
+            if j >= 0:
+                deep += n - 1 - j
+    return w[0] * sum(fnd) - w[1] * n - w[2] * blockers + w[3] * (fam.piles - runs) - w[4] * deep
+
+
+def _score_of(item: tuple[float, int, State]) -> float:
+    return item[0]
+
+
+def abstract_beam(
+    position: Position,
+    budget: float | None,
+    max_nodes: int | None,
+    width: int = 200,
+    weights: tuple[float, ...] = BEAM_WEIGHTS,
+) -> Result:
+    """Beam search over tableau multisets, one layer per card dealt: every state reachable
+    from the layer without dealing (foundation moves, waste cards to the tableau) is
+    generated, the ``width`` best by :func:`beam_score` that the waste-lock test does not
+    reject deal the next card. It answers "winnable" (with a line) or "unknown", never
+    "unwinnable" (it drops states)."""
+    t0 = solver_core.clock()
+    clock = solver_core.clock
+    fam = RailAbstract(position.rules)
+    deadline = None if budget is None else t0 + budget
+    node_cap = max_nodes if max_nodes is not None else 1 << 62
+    root, autos = fam.autoplay(fam.start(position))
+    parents: list[int] = [-1]
+    steps: list[list[IMove]] = [autos]
+
+    def win(node: int, last: list[IMove]) -> Result:
+        line = concrete_line(position, solver_core._trace(steps, parents, node, last))
+        return Result(WINNABLE, len(parents), clock() - t0, to_engine(position, line))
+
+    if fam.won(root):
+        return win(-1, list(autos))
     moves_of, apply, autoplay, key, won = fam.moves, fam.apply, fam.autoplay, fam.key, fam.won
-    if fam.locked_ahead(root):
-        return Result(UNWINNABLE, nodes, clock() - t0)
+    locked = fam.locked_ahead
+    layer: list[tuple[int, State]] = [(0, root)]
+    while layer:
+        seen = {key(st) for _, st in layer}
+        pool = list(layer)
+        i = 0
+        while i < len(pool):
+            node, st = pool[i]
+            i += 1
+            for m in moves_of(st):
+                if m[0] == DEAL:
+                    continue
+                child, done = autoplay(apply(st, m))
+                if won(child):
+                    return win(node, [m, *done])
+                k = key(child)
+                if k in seen:
+                    continue
+                seen.add(k)
+                parents.append(node)
+                steps.append([m, *done])
+                pool.append((len(parents) - 1, child))
+            if not i & 63 and (
+                len(parents) >= node_cap or (deadline is not None and clock() > deadline)
+            ):
+                return Result(UNKNOWN, len(parents), clock() - t0, reason="budget")
+        ranked = sorted(
+            ((beam_score(fam, st, weights), n, st) for n, st in pool if st[3]),
+            key=_score_of,
+            reverse=True,
+        )
+        nxt: list[tuple[int, State]] = []
+        for _, node, st in ranked:
+            child, done = autoplay(apply(st, (DEAL,)))
+            if won(child):
+                return win(node, [(DEAL,), *done])
+            if locked(child):
+                continue
+            parents.append(node)
+            steps.append([(DEAL,), *done])
+            nxt.append((len(parents) - 1, child))
+            if len(nxt) >= width:
+                break
+        layer = nxt
+    return Result(UNKNOWN, len(parents), clock() - t0, reason="beam")
+
+
+#: The beams of :func:`abstract_beams`, tried in turn: (width, weights); then beams with
+#: random weights (seeded) until the budget runs out.
+BEAM_PORTFOLIO: tuple[tuple[int, tuple[float, ...]], ...] = (
+    (300, (10.0, 8.0, 0.0, 1.0, 0.0)),
+    (300, (10.0, 3.0, 3.0, 2.0, 1.0)),
+    (300, (10.0, 5.0, 0.0, 0.0, 0.0)),
+    (300, (10.0, 2.0, 1.0, 4.0, 0.5)),
+    (1000, (10.0, 3.0, 3.0, 2.0, 1.0)),
+)
+
+
+def abstract_beams(
+    position: Position, budget: float | None, max_nodes: int | None, seed: int = 0
+) -> Result:
+    """:func:`abstract_beam` with the widths and weights of :data:`BEAM_PORTFOLIO`, then
+    with random weights, until one wins or the budget (or node cap) runs out. Different
+    weightings win different deals; a wider beam wins hardly more than a narrow one. It
+    answers "winnable" or "unknown" only."""
+    t0 = solver_core.clock()
+    rng = random.Random(seed)
+    nodes = 0
+    i = 0
     while True:
-        seen = {key(root)}
-        path: list[list[IMove]] = [autos]
-        stack: list[list[Any]] = [[order(moves_of(root)), 0, root]]
-        dive_end = nodes + DIVE_NODES
-        while stack and nodes < dive_end:
-            frame = stack[-1]
-            ms = frame[0]
-            i = frame[1]
-            if i >= len(ms):
-                stack.pop()
-                path.pop()
-                continue
-            frame[1] = i + 1
-            m = ms[i]
-            st, done = autoplay(apply(frame[2], m))
-            if won(st):
-                path.append([m, *done])
-                line = concrete_line(position, [x for step in path for x in step])
-                return Result(WINNABLE, nodes, clock() - t0, to_engine(position, line))
-            k = key(st)
-            if k in seen:
-                continue
-            seen.add(k)
-            nodes += 1
-            path.append([m, *done])
-            stack.append([order(moves_of(st)), 0, st])
-        if not stack:
-            return Result(UNWINNABLE, nodes, clock() - t0)
-        if nodes >= node_cap or (deadline is not None and clock() > deadline):
-            return Result(UNKNOWN, nodes, clock() - t0, reason="budget")
+        if i < len(BEAM_PORTFOLIO):
+            width, weights = BEAM_PORTFOLIO[i]
+        else:
+            width = rng.choice((200, 300, 500))
+            weights = (
+                10.0,
+                rng.uniform(0.0, 10.0),
+                rng.uniform(0.0, 4.0),
+                rng.uniform(0.0, 4.0),
+                rng.uniform(0.0, 2.0),
+            )
+        i += 1
+        left = None if budget is None else budget - (solver_core.clock() - t0)
+        if left is not None and left <= 0:
+            break
+        cap = None if max_nodes is None else max_nodes - nodes
+        if cap is not None and cap <= 0:
+            break
+        r = abstract_beam(position, left, cap, width, weights)
+        nodes += r.nodes
+        if r.result == WINNABLE:
+            r.nodes, r.seconds = nodes, solver_core.clock() - t0
+            r.extra["beam"] = i
+            return r
+        if budget is None and max_nodes is None and i >= len(BEAM_PORTFOLIO):
+            break  # unbounded: the fixed beams only
+    return Result(UNKNOWN, nodes, solver_core.clock() - t0, reason="budget")

@@ -5,6 +5,7 @@ against the plain engine search on small positions (docs/solver.md, "### Double 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from test_solver import brute_force, build, replays_to_win
 
@@ -13,7 +14,14 @@ from solitaire.cards import RANKS, SUITS
 from solitaire.rules import GAMES
 from solitaire.solver import UNWINNABLE, WINNABLE, solve
 from solitaire.solver_core import DEAL
-from solitaire.solver_rail import RailAbstract, abstract_dives, abstract_search
+from solitaire.solver_rail import (
+    RailAbstract,
+    abstract_beam,
+    abstract_beams,
+    abstract_dives,
+    abstract_search,
+    complete_search,
+)
 
 Counts = list[int]
 
@@ -245,17 +253,24 @@ def kings_over_queens(rnd: random.Random) -> Position:
     return build("double-rail", [([], p) for p in piles], stock=stock, waste=waste)
 
 
+def with_brute_force(positions: list[Position]) -> Iterator[tuple[Position, bool]]:
+    """Each position with its answer from the plain engine search; positions too big for it
+    are skipped."""
+    for position in positions:
+        try:
+            truth = brute_force(position, cap=60_000)
+        except AssertionError:
+            continue
+        yield position, truth
+
+
 def check_against_brute_force(positions: list[Position]) -> tuple[int, int, int]:
     """The complete multiset search (with the waste-lock tests) and the plain engine search
     agree on each position; every position the tests call locked is lost; winning lines
     replay. Counts: won, lost, locked at the start (``locked_ahead``). Positions too big
     for the brute force are skipped."""
     won = lost = locked = 0
-    for position in positions:
-        try:
-            truth = brute_force(position, cap=60_000)
-        except AssertionError:
-            continue
+    for position, truth in with_brute_force(positions):
         fam = RailAbstract(position.rules)
         root, _ = fam.autoplay(fam.start(position))
         if fam.locked_ahead(root):
@@ -297,3 +312,60 @@ def test_deals_proved_lost_from_the_start() -> None:
         assert result.result == UNWINNABLE
         assert result.nodes <= most
     assert solve(Position.deal_of("double-rail", 2804), budget=10).result == UNWINNABLE
+
+
+# --------------------------------------------------------------------------- beams
+
+
+def test_beams_only_say_winnable_with_a_line_that_wins() -> None:
+    """The beam searches drop states, so they may miss a win but must never call a position
+    lost: on random small positions (lost ones included, from the brute force) they answer
+    "winnable" with a line that replays to a win, or "unknown"; and they win most of the
+    won ones."""
+    rnd = random.Random(11)
+    positions = [random_small_position(rnd) for _ in range(25)]
+    positions += [kings_over_queens(rnd) for _ in range(25)]
+    won = beaten = lost = 0
+    for position, truth in with_brute_force(positions):
+        for result in (
+            abstract_beam(position, 10, None, 3),
+            abstract_beams(position, 2, None),
+        ):
+            assert result.result != UNWINNABLE
+            if result.result == WINNABLE:
+                assert truth
+                assert result.line is not None
+                assert replays_to_win(position, result.line)
+        won += truth
+        lost += not truth
+        beaten += result.result == WINNABLE
+    assert lost > 3
+    assert beaten > won // 2
+
+
+def test_beams_win_whole_deals_with_lines_that_replay() -> None:
+    """Deals the beams win fast (docs/solver.md: 2807 and 2811 within ~1.5 s): the lines
+    replay to a win through the engine; and solve() still proves 2804 lost."""
+    for deal in (2807, 2811):
+        position = Position.deal_of("double-rail", deal)
+        result = abstract_beams(position, None, 2_000_000)
+        assert result.result == WINNABLE
+        assert result.line is not None
+        assert replays_to_win(position, result.line)
+
+
+def test_complete_search_resumes_where_it_stopped() -> None:
+    """The solver's last phase goes on with the first phase's search: run in slices of
+    1 000 positions, deal 5 is proved lost after the same positions as in one run."""
+    position = Position.deal_of("double-rail", 5)
+    whole = abstract_search(position, None, None)
+    assert whole.result == UNWINNABLE
+    search = complete_search(position)
+    total = 0
+    for _ in range(100):
+        part = search.run(None, 1_000)
+        total += part.nodes
+        if part.result != "unknown":
+            break
+    assert part.result == UNWINNABLE
+    assert total == whole.nodes == 7_785
