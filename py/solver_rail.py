@@ -4,7 +4,8 @@ fills an empty pile, a stock dealt one card at a time onto the waste with no red
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Callable
+from functools import partial
 
 from . import solver_core
 from .position import Position
@@ -235,21 +236,21 @@ def search(position: Position, budget: float | None, max_nodes: int | None) -> R
     # (search, start and end of its share, its node cap when there is neither budget nor cap)
     complete = complete_search(position)
     beams_end = RAIL_PROBE_PHASE + RAIL_BEAM_PHASE
-    phases: list[tuple[Any, float, float, int | None]] = [
+    phases: list[tuple[Callable[[float | None, int | None], Result], float, float, int | None]] = [
         (complete.run, 0.0, RAIL_PROBE_PHASE, PROBE_NODES),
-        (abstract_beams, RAIL_PROBE_PHASE, beams_end, None),  # unbounded: its fixed beams
+        # unbounded: its fixed beams
+        (partial(abstract_beams, position), RAIL_PROBE_PHASE, beams_end, None),
         # unbounded search: the dives still stop (the complete search has no end to wait for)
-        (abstract_dives, beams_end, beams_end + RAIL_DIVES_PHASE, DIVE_NODES * 100),
+        (
+            partial(abstract_dives, position),
+            beams_end,
+            beams_end + RAIL_DIVES_PHASE,
+            DIVE_NODES * 100,
+        ),
     ]
     for run, start, end, unbounded_cap in phases:
-        if max_nodes is not None:
-            node_cap: int | None = max(int(max_nodes * (end - start)), 1)
-        else:
-            node_cap = unbounded_cap if budget is None else None
-        r: Result = (
-            run(share(end), node_cap)
-            if run == complete.run
-            else run(position, share(end), node_cap)
+        r = run(
+            share(end), unbounded_cap if budget is None and max_nodes is None else cap(end - start)
         )
         nodes += r.nodes
         if r.result != UNKNOWN:
