@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from functools import partial
+from typing import NamedTuple
 
 from . import solver_core
 from .position import Position
@@ -195,19 +196,21 @@ FAMILY = Rail
 # only), then the complete search again with the rest (the only phase besides the first
 # that proves losses: mid-game positions need its time, docs/solver.md). A hand-made
 # position whose piles are not single runs gets the restricted best-first search over the
-# piles, then the plain depth-first search.
-RAIL_PROBE_PHASE = 0.1
-RAIL_BEAM_PHASE = 0.45
-RAIL_DIVES_PHASE = 0.35
+# piles, then the plain depth-first search. The beams get most: since they keep several
+# waste bottoms they win most winnable deals within 2 s (docs/solver.md), and the complete
+# search rarely proves a deal lost after its first seconds.
+RAIL_PROBE_PHASE = 0.05
+RAIL_BEAM_PHASE = 0.55
+RAIL_DIVES_PHASE = 0.25
 RAIL_FIRST_PHASE = 0.05
 #: The first complete search's node cap when neither a budget nor a node cap is given.
 PROBE_NODES = 50_000
 
 
 def search(position: Position, budget: float | None, max_nodes: int | None) -> Result:
-    """Over tableau multisets: the complete search (:func:`abstract_search`, 10 % of the
-    budget), beam searches (:func:`abstract_beams`, 45 %) and randomised dives
-    (:func:`abstract_dives`, 35 %), both of which can only find wins, then the complete
+    """Over tableau multisets: the complete search (:func:`abstract_search`, 5 % of the
+    budget), beam searches (:func:`abstract_beams`, 55 %) and randomised dives
+    (:func:`abstract_dives`, 25 %), both of which can only find wins, then the complete
     search again with the rest. A hand-made position whose piles are not single runs:
     a best-first search over a restricted move set (5 %, wins only), then the plain
     depth-first search over the piles."""
@@ -288,6 +291,8 @@ class RailAbstract(Rail):
             for c in p:
                 cnt[c] += 1
         self.piles = len(tab)
+        self.leave_answers: dict[bytes, bool] = {}
+        self.under_counts: dict[bytes, LockCounts] = {}
         return (bytes(cnt), fnd, waste, sn)
 
     def key(self, st: State) -> bytes:
@@ -384,91 +389,133 @@ class RailAbstract(Rail):
         waste, the cards that cannot be on a foundation then (a lower card of their suit is,
         in both copies, under x or still in the stock) and are out of the stock and off the
         waste then must be in the tableau; lost if for some x every s needs more runs than
-        there are piles."""
+        there are piles.
+
+        Whether x can leave depends only on the cards under it, the stock count and how
+        many cards of each rank are up, never on x or what lies above it; positions of one
+        search share most of their waste bottoms, so both the answer per (cards under x,
+        stock count, ranks up) and the counts after the cards under x are kept (2-3 times
+        faster in the beams, where this test took 70 % of the time)."""
         _, fnd, waste, sn = st
         n = len(waste)
-        if not n:
-            return False
-        stock = self.stock
-        piles = self.piles
-        most0 = [8] * 13  # rank r cards not on a foundation (now; more go up later)
+        if n < 2:
+            return False  # nothing under the only card
+        most_up = [8] * 13  # rank r cards not on a foundation
         for h in fnd:
             for r in range(h):
-                most0[r] -= 1
-        # v[f]: copies of face f that cannot be up when x leaves (under x, or in the stock)
-        v = [0] * 52
-        caps = [2] * 52  # min over the suit's ranks k <= r of 2 - v[k]: copies that can be up
-        forced = [0] * 52  # max(0, 2 - v[f] - caps[f]): copies that must be in the tableau
-        need = [0] * 14  # forced per rank, need[13] = 0
-        fewest = [0]  # sum over r of (need[r] - need[r + 1])+: runs holding just those
-
-        def bump(c: int) -> None:
-            """One more copy of face c out of reach (under x, or left in the stock)."""
-            v[c] += 1
-            k = c % 13
-            base = c - k
-            cap = 2 if k == 0 else caps[c - 1]
-            for r in range(k, 13):
-                f = base + r
-                w = v[f]
-                if 2 - w < cap:
-                    cap = 2 - w
-                if r > k and cap == caps[f]:
-                    break
-                caps[f] = cap
-                x = 2 - w - cap
-                if x < 0:
-                    x = 0
-                d = x - forced[f]
-                if d:
-                    forced[f] = x
-                    a, b = need[r], need[r + 1]
-                    fw = fewest[0] - (a - b if a > b else 0)
-                    if r:
-                        z = need[r - 1]
-                        fw -= z - a if z > a else 0
-                        fw += z - a - d if z > a + d else 0
-                    a += d
-                    need[r] = a
-                    fewest[0] = fw + (a - b if a > b else 0)
-
-        def runs(most: list[int]) -> int:
-            """The fewest runs of a tableau with need[r] to most[r] cards of each rank."""
-            total = 0
-            above = 0
-            for r in range(12, -1, -1):
-                lo = need[r]
-                hi = most[r]
-                m = lo if above <= lo else (above if above <= hi else hi)
-                if m > above:
-                    total += m - above
-                above = m
-            return total
-
-        for i in range(n):
-            if i:
-                c = waste[i - 1]
-                bump(c)
-                most0[c % 13] -= 1
-            # x = waste[i] leaves with the whole stock dealt (s = 0) ...
-            if fewest[0] <= piles or runs(most0) <= piles:
-                continue
-            # ... or with the first s cards of the stock still there, s = 1 .. sn
-            saved = (v[:], caps[:], forced[:], need[:], fewest[0])
-            most = most0[:]
-            possible = False
-            for s in range(sn):
-                c = stock[s]
-                bump(c)
-                most[c % 13] -= 1
-                if fewest[0] <= piles or runs(most) <= piles:
-                    possible = True
-                    break
-            if not possible:
+                most_up[r] -= 1
+        tag = bytes(most_up) + bytes((sn,))
+        answers = self.leave_answers
+        under = self.under_counts
+        if len(answers) > LOCK_MEMO or len(under) > LOCK_MEMO:
+            answers.clear()
+            under.clear()
+        counts = LOCK_START  # the counts after waste[:have]
+        have = 0
+        for i in range(1, n):
+            key = tag + waste[:i]
+            ok = answers.get(key)
+            if ok is None:
+                while have < i:
+                    have += 1
+                    below = waste[:have]
+                    nxt = under.get(below)
+                    if nxt is None:
+                        nxt = _after(counts, waste[have - 1])
+                        under[below] = nxt
+                    counts = nxt
+                ok = self._can_leave(counts, most_up, sn)
+                answers[key] = ok
+            if not ok:
                 return True
-            v[:], caps[:], forced[:], need[:] = saved[0], saved[1], saved[2], saved[3]
-            fewest[0] = saved[4]
         return False
+
+    def _can_leave(self, counts: LockCounts, most_up: list[int], sn: int) -> bool:
+        """Whether the waste card above the cards counted in ``counts`` can leave at some
+        stock size s: the whole stock dealt (s = 0), or its first s cards still there."""
+        piles = self.piles
+        fewest = counts[4]
+        most = [most_up[r] - counts[5][r] for r in range(13)]
+        if fewest <= piles or _fewest_runs(counts[3], most) <= piles:
+            return True
+        v, caps, forced, need = (bytearray(b) for b in counts[:4])
+        stock = self.stock
+        for s in range(sn):
+            c = stock[s]
+            fewest = _bump(c, v, caps, forced, need, fewest)
+            most[c % 13] -= 1
+            if fewest <= piles or _fewest_runs(need, most) <= piles:
+                return True
+        return False
+
+
+#: (copies of each face out of reach, copies of each face that can be up, copies of each
+#: face forced into the tableau, forced cards per rank (14: need[13] = 0), the fewest runs
+#: holding just those, cards per rank out of reach): see :meth:`RailAbstract.locked_ahead`.
+LockCounts = tuple[bytes, bytes, bytes, bytes, int, bytes]
+LOCK_START: LockCounts = (bytes(52), bytes([2] * 52), bytes(52), bytes(14), 0, bytes(13))
+#: Entries kept per memo of the waste-lock test before it is emptied (~300 bytes each).
+LOCK_MEMO = 100_000
+
+
+def _after(counts: LockCounts, c: int) -> LockCounts:
+    """The counts with one more card, ``c``, out of reach (under the waste card tested)."""
+    v, caps, forced, need = (bytearray(b) for b in counts[:4])
+    fewest = _bump(c, v, caps, forced, need, counts[4])
+    ranks = bytearray(counts[5])
+    ranks[c % 13] += 1
+    return (bytes(v), bytes(caps), bytes(forced), bytes(need), fewest, bytes(ranks))
+
+
+def _bump(
+    c: int, v: bytearray, caps: bytearray, forced: bytearray, need: bytearray, fewest: int
+) -> int:
+    """One more copy of face c out of reach (under x, or left in the stock): update the
+    copies that can be up, the forced copies and the forced cards per rank in place;
+    returns the new fewest runs holding just the forced cards."""
+    v[c] += 1
+    k = c % 13
+    base = c - k
+    cap = 2 if k == 0 else caps[c - 1]
+    for r in range(k, 13):
+        f = base + r
+        w = v[f]
+        if 2 - w < cap:
+            cap = 2 - w
+        if r > k and cap == caps[f]:
+            break
+        caps[f] = cap
+        x = 2 - w - cap
+        if x < 0:
+            x = 0
+        d = x - forced[f]
+        if d:
+            forced[f] = x
+            a, b = need[r], need[r + 1]
+            fewest -= a - b if a > b else 0
+            if r:
+                z = need[r - 1]
+                fewest -= z - a if z > a else 0
+                fewest += z - a - d if z > a + d else 0
+            a += d
+            need[r] = a
+            fewest += a - b if a > b else 0
+    return fewest
+
+
+def _fewest_runs(need: bytes | bytearray, most: list[int]) -> int:
+    """The fewest runs of a tableau with need[r] to most[r] cards of each rank (greedy from
+    the King down, exact: docs/solver.md)."""
+    total = 0
+    above = 0
+    for r in range(12, -1, -1):
+        lo = need[r]
+        hi = most[r]
+        m = lo if above <= lo else (above if above <= hi else hi)
+        if m > above:
+            total += m - above
+        above = m
+    return total
 
 
 def _merge(piles: list[list[int]], out: list[IMove]) -> bool:
@@ -701,12 +748,20 @@ def abstract_beam(
     max_nodes: int | None,
     width: int = 200,
     weights: tuple[float, ...] = BEAM_WEIGHTS,
+    bottom: int = 0,
+    per_bottom: int = 0,
 ) -> Result:
     """Beam search over tableau multisets, one layer per card dealt: every state reachable
     from the layer without dealing (foundation moves, waste cards to the tableau) is
     generated, the ``width`` best by :func:`beam_score` that the waste-lock test does not
     reject deal the next card. It answers "winnable" (with a line) or "unknown", never
-    "unwinnable" (it drops states)."""
+    "unwinnable" (it drops states).
+
+    With ``per_bottom``, at most that many states of a layer share the same ``bottom``
+    cards at the bottom of the waste. Why: the bottom of the waste is the early commitment
+    that loses a deal (it stays to the end), and a plain beam soon holds one bottom only
+    (deal 15: 300 states, one 6-card bottom from the 70th card left in the stock on), so
+    it compares late details of a single early choice."""
     t0 = solver_core.clock()
     clock = solver_core.clock
     fam = RailAbstract(position.rules)
@@ -755,12 +810,19 @@ def abstract_beam(
             reverse=True,
         )
         nxt: list[tuple[int, State]] = []
+        bottoms: dict[bytes, int] = {}
         for _, node, st in ranked:
+            if per_bottom:
+                under = st[2][:bottom]
+                if bottoms.get(under, 0) >= per_bottom:
+                    continue
             child, done = autoplay(apply(st, (DEAL,)))
             if won(child):
                 return win(node, [(DEAL,), *done])
             if locked(child):
                 continue
+            if per_bottom:
+                bottoms[under] = bottoms.get(under, 0) + 1
             parents.append(node)
             steps.append([(DEAL,), *done])
             nxt.append((len(parents) - 1, child))
@@ -770,40 +832,72 @@ def abstract_beam(
     return Result(UNKNOWN, len(parents), clock() - t0, reason="beam")
 
 
-#: The beams of :func:`abstract_beams`, tried in turn: (width, weights); then beams with
-#: random weights (seeded) until the budget runs out.
-BEAM_PORTFOLIO: tuple[tuple[int, tuple[float, ...]], ...] = (
-    (300, (10.0, 8.0, 0.0, 1.0, 0.0)),
-    (300, (10.0, 3.0, 3.0, 2.0, 1.0)),
-    (300, (10.0, 5.0, 0.0, 0.0, 0.0)),
-    (300, (10.0, 2.0, 1.0, 4.0, 0.5)),
-    (1000, (10.0, 3.0, 3.0, 2.0, 1.0)),
+class Beam(NamedTuple):
+    """One beam of :func:`abstract_beams`: width, score weights (:func:`beam_score`), and
+    at most ``per_bottom`` states per ``bottom`` cards at the bottom of the waste (0: no
+    limit)."""
+
+    width: int
+    weights: tuple[float, ...]
+    bottom: int = 0
+    per_bottom: int = 0
+
+
+_W0 = (10.0, 8.0, 0.0, 1.0, 0.0)
+_W1 = (10.0, 3.0, 3.0, 2.0, 1.0)
+_W2 = (10.0, 5.0, 0.0, 0.0, 0.0)
+_W3 = (10.0, 2.0, 1.0, 4.0, 0.5)
+
+#: The beams of :func:`abstract_beams`, tried in turn, then beams with random weights and
+#: bottom limits (seeded) until the budget runs out. Chosen greedily, wins per second, on
+#: 19 deals of 1-50 no phase decided at 60 s and deals 2801-2830 (docs/solver.md): the
+#: beams with narrow bottom limits are cheap (0.2-0.5 s a deal) and win deals no plain
+#: beam wins; the plain beams of the earlier portfolio close it.
+BEAM_PORTFOLIO: tuple[Beam, ...] = (
+    Beam(300, _W1, 1, 3),
+    Beam(300, _W0, 2, 2),
+    Beam(300, _W1, 2, 2),
+    Beam(300, _W0, 1, 3),
+    Beam(300, _W1, 2, 5),
+    Beam(300, _W1, 3, 3),
+    Beam(300, _W0),
+    Beam(300, _W1),
+    Beam(300, _W2, 2, 5),
+    Beam(300, _W0, 3, 3),
+    Beam(300, _W1, 2, 10),
+    Beam(300, _W0, 4, 3),
+    Beam(300, _W2),
+    Beam(300, _W3),
+    Beam(1000, _W1),
 )
+
+
+def random_beam(rng: random.Random) -> Beam:
+    """A beam of random weights and bottom limit, after the portfolio."""
+    weights = (
+        10.0,
+        rng.uniform(0.0, 10.0),
+        rng.uniform(0.0, 4.0),
+        rng.uniform(0.0, 4.0),
+        rng.uniform(0.0, 2.0),
+    )
+    bottom = rng.choice((0, 2, 2, 3, 4))
+    return Beam(300, weights, bottom, rng.choice((2, 3, 5, 10)) if bottom else 0)
 
 
 def abstract_beams(
     position: Position, budget: float | None, max_nodes: int | None, seed: int = 0
 ) -> Result:
-    """:func:`abstract_beam` with the widths and weights of :data:`BEAM_PORTFOLIO`, then
-    with random weights, until one wins or the budget (or node cap) runs out. Different
-    weightings win different deals; a wider beam wins hardly more than a narrow one. It
+    """:func:`abstract_beam` with the beams of :data:`BEAM_PORTFOLIO`, then random ones,
+    until one wins or the budget (or node cap) runs out. Different weightings and bottom
+    limits win different deals; a wider beam wins hardly more than a narrow one. It
     answers "winnable" or "unknown" only."""
     t0 = solver_core.clock()
     rng = random.Random(seed)
     nodes = 0
     i = 0
     while True:
-        if i < len(BEAM_PORTFOLIO):
-            width, weights = BEAM_PORTFOLIO[i]
-        else:
-            width = rng.choice((200, 300, 500))
-            weights = (
-                10.0,
-                rng.uniform(0.0, 10.0),
-                rng.uniform(0.0, 4.0),
-                rng.uniform(0.0, 4.0),
-                rng.uniform(0.0, 2.0),
-            )
+        beam = BEAM_PORTFOLIO[i] if i < len(BEAM_PORTFOLIO) else random_beam(rng)
         i += 1
         left = None if budget is None else budget - (solver_core.clock() - t0)
         if left is not None and left <= 0:
@@ -811,7 +905,7 @@ def abstract_beams(
         cap = None if max_nodes is None else max_nodes - nodes
         if cap is not None and cap <= 0:
             break
-        r = abstract_beam(position, left, cap, width, weights)
+        r = abstract_beam(position, left, cap, *beam)
         nodes += r.nodes
         if r.result == WINNABLE:
             r.nodes, r.seconds = nodes, solver_core.clock() - t0

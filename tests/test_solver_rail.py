@@ -7,14 +7,16 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+import pytest
 from test_solver import brute_force, build, replays_to_win
 
-from solitaire import Move, Position
+from solitaire import Move, Position, solver_rail
 from solitaire.cards import RANKS, SUITS
 from solitaire.rules import GAMES
-from solitaire.solver import UNWINNABLE, WINNABLE, solve
+from solitaire.solver import UNKNOWN, UNWINNABLE, WINNABLE, solve
 from solitaire.solver_core import DEAL
 from solitaire.solver_rail import (
+    BEAM_WEIGHTS,
     RailAbstract,
     abstract_beam,
     abstract_beams,
@@ -111,6 +113,33 @@ def test_lock_ahead_matches_its_definition_and_random_play() -> None:
     assert checked > 100  # 121 when written
     assert nontrivial > 100  # 121
     assert locked > 30  # 51 of 240
+
+
+def test_lock_memo_answers_as_a_fresh_test(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The waste-lock test keeps answers per waste bottom between positions: along random
+    games it answers as a fresh family would, also when its memo is emptied every few
+    entries."""
+    monkeypatch.setattr(solver_rail, "LOCK_MEMO", 7)
+    shared = RailAbstract(GAMES["double-rail"])
+    seen = locked = 0
+    for deal in (3, 9):
+        position = Position.deal_of("double-rail", deal)
+        st, _ = shared.autoplay(shared.start(position))
+        rnd = random.Random(deal)
+        for _ in range(250):
+            fresh = RailAbstract(GAMES["double-rail"])
+            fresh.start(position)
+            answer = shared.locked_ahead(st)
+            assert answer == fresh.locked_ahead(st)
+            seen += 1
+            locked += answer
+            ms = shared.moves(st)
+            if not ms:
+                break
+            weights = [1 if m[0] == DEAL else 4 for m in ms]
+            st, _ = shared.autoplay(shared.apply(st, rnd.choices(ms, weights)[0]))
+    assert seen > 200
+    assert locked > 10
 
 
 def test_min_runs_greedy_is_exact() -> None:
@@ -329,6 +358,7 @@ def test_beams_only_say_winnable_with_a_line_that_wins() -> None:
     for position, truth in with_brute_force(positions):
         for result in (
             abstract_beam(position, 10, None, 3),
+            abstract_beam(position, 10, None, 3, BEAM_WEIGHTS, 1, 1),
             abstract_beams(position, 2, None),
         ):
             assert result.result != UNWINNABLE
@@ -352,6 +382,20 @@ def test_beams_win_whole_deals_with_lines_that_replay() -> None:
         assert result.result == WINNABLE
         assert result.line is not None
         assert replays_to_win(position, result.line)
+
+
+def test_beams_that_keep_several_waste_bottoms_win_where_a_plain_beam_does_not() -> None:
+    """Deal 18 (no phase of the solver won it at 60 s before): the plain beam dies with
+    every state it keeps sharing one early choice of waste bottom; the same beam keeping at
+    most 5 states per 2-card bottom wins it, and its line replays."""
+    position = Position.deal_of("double-rail", 18)
+    plain = abstract_beam(position, None, 2_000_000, 300, BEAM_WEIGHTS)
+    assert plain.result == UNKNOWN
+    assert plain.reason == "beam"
+    several = abstract_beam(position, None, 2_000_000, 300, BEAM_WEIGHTS, 2, 5)
+    assert several.result == WINNABLE
+    assert several.line is not None
+    assert replays_to_win(position, several.line)
 
 
 def test_complete_search_resumes_where_it_stopped() -> None:
