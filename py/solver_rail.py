@@ -200,8 +200,8 @@ FAMILY = Rail
 # waste bottoms they win most winnable deals within 2 s (docs/solver.md), and the complete
 # search rarely proves a deal lost after its first seconds.
 RAIL_PROBE_PHASE = 0.05
-RAIL_BEAM_PHASE = 0.55
-RAIL_DIVES_PHASE = 0.25
+RAIL_BEAM_PHASE = 0.65
+RAIL_DIVES_PHASE = 0.2
 RAIL_FIRST_PHASE = 0.05
 #: The first complete search's node cap when neither a budget nor a node cap is given.
 PROBE_NODES = 50_000
@@ -209,8 +209,8 @@ PROBE_NODES = 50_000
 
 def search(position: Position, budget: float | None, max_nodes: int | None) -> Result:
     """Over tableau multisets: the complete search (:func:`abstract_search`, 5 % of the
-    budget), beam searches (:func:`abstract_beams`, 55 %) and randomised dives
-    (:func:`abstract_dives`, 25 %), both of which can only find wins, then the complete
+    budget), beam searches (:func:`abstract_beams`, 65 %) and randomised dives
+    (:func:`abstract_dives`, 20 %), both of which can only find wins, then the complete
     search again with the rest. A hand-made position whose piles are not single runs:
     a best-first search over a restricted move set (5 %, wins only), then the plain
     depth-first search over the piles."""
