@@ -102,13 +102,16 @@ def click_card(page: Page, pile: str, index: int) -> None:
 
 
 def click_pile(page: Page, pile: str) -> None:
-    """Click a pile where a player would: its top card, or the empty slot."""
+    """Click a pile where a player would: its top card, or the empty slot. Through the
+    locator, so Playwright waits until the card stands still: a click at a box measured
+    while the card was still sliding into place once missed the pile (CI, 2026-11-22)."""
     cards = page.locator(f'#board [data-pile="{pile}"] .card')
     n = cards.count()
     if n:
-        box = cards.nth(n - 1).bounding_box()
+        top = cards.nth(n - 1)
+        box = top.bounding_box()
         assert box is not None
-        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        top.click(position={"x": box["width"] / 2, "y": box["height"] / 2})
     else:
         pile_el(page, pile).click(position={"x": 10, "y": 10})
 
