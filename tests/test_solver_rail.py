@@ -73,6 +73,16 @@ def slow_locked_ahead(fam: RailAbstract, st: tuple) -> bool:
     )
 
 
+def random_step(fam: RailAbstract, st: tuple, rnd: random.Random) -> tuple | None:
+    """The position after one random move (dealing one chance in four of any other move),
+    with its auto-moves; None when no move is left."""
+    ms = fam.moves(st)
+    if not ms:
+        return None
+    weights = [1 if m[0] == DEAL else 4 for m in ms]
+    return fam.autoplay(fam.apply(st, rnd.choices(ms, weights)[0]))[0]
+
+
 def test_lock_ahead_matches_its_definition_and_random_play() -> None:
     """``locked_ahead`` (the waste-lock test): against its definition on positions of random
     games of deals 1-8; and each time a waste card leaves (with some number of cards left in
@@ -90,11 +100,10 @@ def test_lock_ahead_matches_its_definition_and_random_play() -> None:
                 assert fam.locked_ahead(st) == slow
                 locked += slow
                 pending += [(st, i) for i in range(len(st[2]))]
-            ms = fam.moves(st)
-            if not ms:
+            nxt = random_step(fam, st, rnd)
+            if nxt is None:
                 break
-            weights = [1 if m[0] == DEAL else 4 for m in ms]
-            st, _ = fam.autoplay(fam.apply(st, rnd.choices(ms, weights)[0]))
+            st = nxt
             cnt, waste, sn = st[0], st[2], st[3]
             ranks = fam.ranks(cnt)
             keep = []
@@ -133,11 +142,10 @@ def test_lock_memo_answers_as_a_fresh_test(monkeypatch: pytest.MonkeyPatch) -> N
             assert answer == fresh.locked_ahead(st)
             seen += 1
             locked += answer
-            ms = shared.moves(st)
-            if not ms:
+            nxt = random_step(shared, st, rnd)
+            if nxt is None:
                 break
-            weights = [1 if m[0] == DEAL else 4 for m in ms]
-            st, _ = shared.autoplay(shared.apply(st, rnd.choices(ms, weights)[0]))
+            st = nxt
     assert seen > 200
     assert locked > 10
 
