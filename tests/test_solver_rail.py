@@ -150,6 +150,32 @@ def test_lock_memo_answers_as_a_fresh_test(monkeypatch: pytest.MonkeyPatch) -> N
     assert locked > 10
 
 
+def test_lock_margin_counts_the_deals_left_before_the_waste_locks() -> None:
+    """``lock_margin``: with the same waste and m fewer cards in the stock the position is
+    not locked, with m + 1 fewer it is (by the slow definition), m the margin; -1 exactly
+    when ``locked_ahead`` says locked."""
+    fam = RailAbstract(GAMES["double-rail"])
+    tight = locked = 0
+    for deal in (3, 9, 12):
+        st, _ = fam.autoplay(fam.start(Position.deal_of("double-rail", deal)))
+        rnd = random.Random(deal)
+        for _ in range(200):
+            margin = fam.lock_margin(st)
+            assert (margin < 0) == fam.locked_ahead(st) == slow_locked_ahead(fam, st)
+            locked += margin < 0
+            cnt, fnd, waste, sn = st
+            if 0 <= margin < sn and len(waste) > 1:
+                assert not slow_locked_ahead(fam, (cnt, fnd, waste, sn - margin))
+                assert slow_locked_ahead(fam, (cnt, fnd, waste, sn - margin - 1))
+                tight += 1
+            nxt = random_step(fam, st, rnd)
+            if nxt is None:
+                break
+            st = nxt
+    assert tight > 40  # 51 when written
+    assert locked > 100  # 128 of 600
+
+
 def test_min_runs_greedy_is_exact() -> None:
     """``locked_ahead`` takes, from the King down, as many cards of each rank as the rank above
     (within the bounds): the exact minimum, checked against the dynamic programme."""
