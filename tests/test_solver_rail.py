@@ -63,6 +63,27 @@ def ahead_sets(fam: RailAbstract, st: tuple, i: int, left: int) -> tuple[Counts,
 
 
 def slow_locked_ahead(fam: RailAbstract, st: tuple) -> bool:
+    """From the definition: the waste card at height i leaves with some number s_i of cards
+    still in the stock at which its forced cards fit the piles, and a card leaves before
+    the cards under it, so s_1 <= s_2 <= ... <= the stock count now; lost if no such
+    choice exists (the smallest fitting s_i at or above s_(i-1), height by height)."""
+    _, _, waste, sn = st
+    low = 0
+    for i in range(1, len(waste)):
+        fits = [
+            left
+            for left in range(low, sn + 1)
+            if min_runs(need_of(ahead_sets(fam, st, i, left)[0]), ahead_sets(fam, st, i, left)[1])
+            <= 5
+        ]
+        if not fits:
+            return True
+        low = fits[0]
+    return False
+
+
+def each_card_locked(fam: RailAbstract, st: tuple) -> bool:
+    """The test without the leaving order: some waste card fits at no stock size."""
     _, _, waste, sn = st
     return any(
         all(
@@ -85,10 +106,11 @@ def random_step(fam: RailAbstract, st: tuple, rnd: random.Random) -> tuple | Non
 
 def test_lock_ahead_matches_its_definition_and_random_play() -> None:
     """``locked_ahead`` (the waste-lock test): against its definition on positions of random
-    games of deals 1-8; and each time a waste card leaves (with some number of cards left in
-    the stock), the tableau holds the cards an earlier position said would be forced then,
-    and no more of a rank than said possible."""
-    checked = nontrivial = locked = 0
+    games of deals 1-8 (one of them locked only by the order the cards leave in); and each
+    time a waste card leaves (with some number of cards left in the stock), the tableau
+    holds the cards an earlier position said would be forced then, and no more of a rank
+    than said possible."""
+    checked = nontrivial = locked = by_order = 0
     for deal in range(1, 9):
         fam = RailAbstract(GAMES["double-rail"])
         st, _ = fam.autoplay(fam.start(Position.deal_of("double-rail", deal)))
@@ -99,6 +121,7 @@ def test_lock_ahead_matches_its_definition_and_random_play() -> None:
                 slow = slow_locked_ahead(fam, st)
                 assert fam.locked_ahead(st) == slow
                 locked += slow
+                by_order += slow and not each_card_locked(fam, st)
                 pending += [(st, i) for i in range(len(st[2]))]
             nxt = random_step(fam, st, rnd)
             if nxt is None:
@@ -121,7 +144,8 @@ def test_lock_ahead_matches_its_definition_and_random_play() -> None:
             pending = keep
     assert checked > 100  # 121 when written
     assert nontrivial > 100  # 121
-    assert locked > 30  # 51 of 240
+    assert locked > 30  # 52 of 240
+    assert by_order > 0  # 1 when written: locked by the leaving order, no card alone
 
 
 def test_lock_memo_answers_as_a_fresh_test(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -446,4 +470,4 @@ def test_complete_search_resumes_where_it_stopped() -> None:
         if part.result != "unknown":
             break
     assert part.result == UNWINNABLE
-    assert total == whole.nodes == 7_785
+    assert total == whole.nodes == 7_741
