@@ -72,9 +72,10 @@ def slow_locked_ahead(fam: RailAbstract, st: tuple) -> bool:
     for i in range(1, len(waste)):
         fits = [
             left
-            for left in range(low, sn + 1)
-            if min_runs(need_of(ahead_sets(fam, st, i, left)[0]), ahead_sets(fam, st, i, left)[1])
-            <= 5
+            for left, (forced, most) in (
+                (left, ahead_sets(fam, st, i, left)) for left in range(low, sn + 1)
+            )
+            if min_runs(need_of(forced), most) <= 5
         ]
         if not fits:
             return True
