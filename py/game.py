@@ -8,6 +8,7 @@ tampered save (an illegal move, a card twice) is refused rather than half-loaded
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 from .deal import MAX_DEAL
@@ -243,3 +244,16 @@ def _read_steps(value: Any, key: str) -> list[Step]:
         except ValueError as error:
             raise SaveError(f"The saved game's “{key}”: {error}") from None
     return steps
+
+
+def random_playable_deal(game_id: str, rng: random.Random | None = None) -> int:
+    """A random deal number whose opening position has a move: a new deal that is stuck
+    before its first move is no game to offer (about 1 Russian deal in 750: 4 of 3 000
+    random ones, e.g. 361983656). Redraws up to 100 times, then takes the last draw."""
+    draw = (rng or random).randint
+    number = draw(1, MAX_DEAL)
+    for _ in range(100):
+        if not Position.deal_of(game_id, number).is_stuck():
+            break
+        number = draw(1, MAX_DEAL)
+    return number

@@ -11,7 +11,7 @@ from engine_support import is_sentence, make
 from rulecheck import T
 
 from solitaire import GAMES, Game, IllegalMove, Move, Position, SaveError
-from solitaire.game import SAVE_FORMAT, SAVE_KIND
+from solitaire.game import SAVE_FORMAT, SAVE_KIND, random_playable_deal
 
 
 def play_some(game: Game, n: int) -> None:
@@ -277,3 +277,31 @@ def test_step_text_round_trip() -> None:
     for bad in ("", ">", "a>", ">b", "x:a>b", "-1:a>b", 5, None):
         with pytest.raises(ValueError):
             Move.parse(bad)  # type: ignore[arg-type]
+
+
+class _Draws:
+    """A stand-in for random.Random that returns the given numbers in turn."""
+
+    def __init__(self, *numbers: int) -> None:
+        self.numbers = list(numbers)
+        self.calls = 0
+
+    def randint(self, low: int, high: int) -> int:
+        assert (low, high) == (1, 2**31 - 1)
+        self.calls += 1
+        return self.numbers.pop(0) if len(self.numbers) > 1 else self.numbers[0]
+
+
+def test_random_deal_skips_deals_stuck_before_the_first_move() -> None:
+    """A new random deal is never one with no move at the start (Russian 361983656 has none),
+    and a playable first draw is taken as it is."""
+    assert Position.deal_of("russian", 361983656).is_stuck()
+    draws = _Draws(361983656, 6)
+    assert random_playable_deal("russian", draws) == 6  # type: ignore[arg-type]
+    assert draws.calls == 2
+    draws = _Draws(6, 361983656)
+    assert random_playable_deal("russian", draws) == 6  # type: ignore[arg-type]
+    assert draws.calls == 1
+    stuck_only = _Draws(361983656)  # gives up after 100 redraws rather than loop forever
+    assert random_playable_deal("russian", stuck_only) == 361983656  # type: ignore[arg-type]
+    assert stuck_only.calls == 101

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import random
 import traceback
 from typing import Any
 
@@ -20,7 +19,7 @@ from pyodide.ffi import create_proxy
 
 from ..cards import card_symbol, long_name
 from ..deal import MAX_DEAL
-from ..game import Game
+from ..game import Game, random_playable_deal
 from ..position import IllegalMove, Move, Position
 from ..rules import GAMES
 from .board import BoardView
@@ -237,7 +236,7 @@ class App:
         deals = self.winnable.get(game_id) if self.settings.winnable_only else None
         if deals:
             return self.winnable.pick(deals, avoid)
-        return random.randint(1, MAX_DEAL)
+        return random_playable_deal(game_id)
 
     def new_deal(self) -> None:
         game_id = self.game_id
