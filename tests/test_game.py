@@ -11,6 +11,7 @@ from engine_support import is_sentence, make
 from rulecheck import T
 
 from solitaire import GAMES, Game, IllegalMove, Move, Position, SaveError
+from solitaire.deal import MAX_DEAL
 from solitaire.game import SAVE_FORMAT, SAVE_KIND, random_playable_deal
 
 
@@ -287,7 +288,7 @@ class _Draws:
         self.calls = 0
 
     def randint(self, low: int, high: int) -> int:
-        assert (low, high) == (1, 2**31 - 1)
+        assert (low, high) == (1, MAX_DEAL)
         self.calls += 1
         return self.numbers.pop(0) if len(self.numbers) > 1 else self.numbers[0]
 
