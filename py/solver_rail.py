@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from functools import partial
-from itertools import accumulate
+from itertools import accumulate, product
 from operator import gt
 from typing import NamedTuple
 
@@ -421,7 +421,7 @@ class RailAbstract(Rail):
         for h in fnd:
             for r in range(h):
                 most_up[r] -= 1
-        tag = bytes(most_up)
+        tag = bytes(fnd)  # the heights now (most_up follows from them)
         answers = self.leave_answers
         under = self.under_counts
         if len(answers) > LOCK_MEMO or len(under) > LOCK_MEMO:
@@ -463,25 +463,40 @@ class RailAbstract(Rail):
                     nxt = _after(counts, waste[have - 1])
                     under[below] = nxt
                 counts = nxt
-            fit = self._first_fit(counts, most_up, sn, fit)
+            fit = self._first_fit(counts, most_up, fnd, sn, fit)
             answers[tag + waste[:i]] = fit
             if fit < 0 or fit > sn:
                 return -1
         return sn - fit
 
-    def _first_fit(self, counts: LockCounts, most_up: list[int], sn: int, start: int) -> int:
+    def _first_fit(
+        self, counts: LockCounts, most_up: list[int], fnd: tuple[int, ...], sn: int, start: int
+    ) -> int:
         """The fewest cards that may be left in the stock when the waste card above the
         cards counted in ``counts`` leaves, at least ``start`` (the size the card under it
         leaves at: the leaving order): the smallest such s (0: the whole stock dealt) such
-        that with the stock's first s cards still there the forced cards fit the piles;
-        ``~sn`` (negative) if none up to ``sn`` does. The stock's cards are fixed, so the
-        answer holds for every stock size: the card can leave iff it is at most that size
-        (why it is kept per cards under x and ranks up, not per stock size: the next
-        layers of a beam ask again with one card fewer)."""
+        that with the stock's first s cards still there the tableau can fit the piles
+        (:func:`_heights_fit`); ``~sn`` (negative) if none up to ``sn`` does. The stock's
+        cards are fixed, so the answer holds for every stock size: the card can leave iff
+        it is at most that size (why it is kept per cards under x and foundations, not per
+        stock size: the next layers of a beam ask again with one card fewer).
+
+        Two cheaper bounds come first: the forced cards alone fit (every pile as high as
+        it can go: then the heights fit), or not even any choice of counts per rank between
+        the forced cards and all the cards does (then no heights fit)."""
         piles = self.piles
         fewest = counts[4]
+        up = [8 - m for m in most_up]  # rank r cards on a foundation now
         most = [most_up[r] - counts[5][r] for r in range(13)]
-        if start == 0 and (fewest <= piles or _fewest_runs(counts[3], most) <= piles):
+        if start == 0 and (
+            fewest <= piles
+            or (
+                _fewest_runs(counts[3], most) <= piles
+                and _heights_fit(
+                    counts[1], [u + m for u, m in zip(up, most, strict=True)], fnd, piles
+                )
+            )
+        ):
             return 0
         v, caps, forced, need = (bytearray(b) for b in counts[:4])
         stock = self.stock
@@ -489,7 +504,15 @@ class RailAbstract(Rail):
             c = stock[s]
             fewest = _bump(c, v, caps, forced, need, fewest)
             most[c % 13] -= 1
-            if s >= start - 1 and (fewest <= piles or _fewest_runs(need, most) <= piles):
+            if s >= start - 1 and (
+                fewest <= piles
+                or (
+                    _fewest_runs(need, most) <= piles
+                    and _heights_fit(
+                        caps, [u + m for u, m in zip(up, most, strict=True)], fnd, piles
+                    )
+                )
+            ):
                 return s + 1
         return ~sn
 
@@ -561,6 +584,61 @@ def _fewest_runs(need: bytes | bytearray, most: list[int]) -> int:
             total += m - above
         above = m
     return total
+
+
+def _heights_fit(
+    caps: bytes | bytearray, avail: list[int], fnd: tuple[int, ...], piles: int
+) -> bool:
+    """Whether some heights of the eight foundation piles leave a tableau that fits the
+    piles, when the cards out of reach are fixed (docs/solver.md, "the foundations'
+    heights"): every other card is then up or in the tableau, so the tableau is fixed by
+    the heights. ``caps[f]``: copies of face f that can be up (2, 1, 0: the fewest copies
+    out of reach at or below it in its suit); ``avail[r]``: rank r cards not out of reach;
+    ``fnd``: the heights now (they only grow).
+
+    Why it is exact and cheap: with m[r] = avail[r] - U[r] cards of rank r in the tableau
+    (U[r] piles higher than r), the fewest runs are sum max(0, m[r] - m[r+1]) =
+    sum max(0, D[r] - u[r]), D[r] = avail[r] - avail[r+1], u[r] the piles whose top card
+    has rank r. So a pile counts only through its top's rank, and the fewest runs are
+    sum max(0, D[r]) minus the most piles that can top a rank with D[r] > 0, at most D[r]
+    per rank: a matching of piles to ranks, each pile an interval of ranks (greedy by
+    right end is optimal). A suit's two piles reach ranks below M1 (the first rank with
+    no copy left) and M2 (with one): one pile up to M1 and the other up to M2, either
+    way round: at most 2^4 choices."""
+    room = [0] * 13
+    surplus = -piles
+    for r in range(13):
+        d = avail[r] - (avail[r + 1] if r < 12 else 0)
+        if d > 0:
+            room[r] = d
+            surplus += d
+    if surplus <= 0:
+        return True
+    choices: list[list[tuple[tuple[int, int], ...]]] = []
+    for k in range(4):
+        row = caps[k * 13 : k * 13 + 13]
+        m1 = 13 - row.count(0)
+        m2 = row.count(2)
+        c1, c2 = fnd[2 * k], fnd[2 * k + 1]
+        # (lowest top rank, highest) of each pile: height h tops rank h - 1
+        one = ((max(c1, 1) - 1, m1 - 1), (max(c2, 1) - 1, m2 - 1))
+        if c1 <= m2 < m1 and c1 != c2:
+            choices.append([one, ((max(c1, 1) - 1, m2 - 1), (max(c2, 1) - 1, m1 - 1))])
+        else:
+            choices.append([one])
+    for combo in product(*choices):
+        spans = sorted((hi, lo) for pair in combo for lo, hi in pair if hi >= lo and hi >= 0)
+        left = room.copy()
+        matched = 0
+        for hi, lo in spans:
+            for t in range(lo, hi + 1):
+                if left[t]:
+                    left[t] -= 1
+                    matched += 1
+                    break
+        if matched >= surplus:
+            return True
+    return False
 
 
 def _merge(piles: list[list[int]], out: list[IMove]) -> bool:

@@ -4,6 +4,7 @@ against the plain engine search on small positions (docs/solver.md, "### Double 
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterator
 
@@ -18,6 +19,7 @@ from solitaire.solver_core import DEAL
 from solitaire.solver_rail import (
     BEAM_WEIGHTS,
     RailAbstract,
+    _heights_fit,
     abstract_beam,
     abstract_beams,
     abstract_dives,
@@ -51,8 +53,8 @@ def ahead_sets(fam: RailAbstract, st: tuple, i: int, left: int) -> tuple[Counts,
     """From the definitions: when the waste card at i leaves with ``left`` cards still in
     the stock (its first ``left``), the copies of each face that must be in the tableau, and
     the most cards of each rank it can hold."""
-    _, fnd, waste, _ = st
-    out = list(waste[:i]) + list(fam.stock[:left])  # cannot be up, nor in the tableau
+    fnd = st[1]
+    out = out_of_reach(fam, st, i, left)
     forced = [0] * 52
     for f in range(52):
         s, r = divmod(f, 13)
@@ -62,11 +64,57 @@ def ahead_sets(fam: RailAbstract, st: tuple, i: int, left: int) -> tuple[Counts,
     return forced, most
 
 
+def out_of_reach(fam: RailAbstract, st: tuple, i: int, left: int) -> list[int]:
+    """The cards that are neither up nor in the tableau when the waste card at i leaves
+    with ``left`` cards in the stock: the cards under it and the stock's first ``left``."""
+    return list(st[2][:i]) + list(fam.stock[:left])
+
+
+def heights_fit(fam: RailAbstract, st: tuple, i: int, left: int) -> bool:
+    """From the definitions: some heights of the foundation piles, each at least its
+    height now, leave the tableau then (every card neither out of reach nor up) in at most
+    five runs. ``_heights_fit`` (checked against all heights below) is given the copies
+    that can be up and the cards per rank, counted here from the cards out of reach."""
+    out = out_of_reach(fam, st, i, left)
+    caps = bytes(
+        min(2 - out.count(s * 13 + k) for k in range(r + 1)) for s in range(4) for r in range(13)
+    )
+    avail = [8 - sum(1 for c in out if c % 13 == r) for r in range(13)]
+    return _heights_fit(caps, avail, st[1], 5)
+
+
+def fits_then(fam: RailAbstract, st: tuple, i: int, left: int) -> bool:
+    """The waste card at i can leave with ``left`` cards in the stock: the forced cards fit
+    some counts per rank (a quick bound), and some foundation heights fit."""
+    forced, most = ahead_sets(fam, st, i, left)
+    return min_runs(need_of(forced), most) <= 5 and heights_fit(fam, st, i, left)
+
+
 def slow_locked_ahead(fam: RailAbstract, st: tuple) -> bool:
     """From the definition: the waste card at height i leaves with some number s_i of cards
-    still in the stock at which its forced cards fit the piles, and a card leaves before
+    still in the stock at which the tableau can fit the piles, and a card leaves before
     the cards under it, so s_1 <= s_2 <= ... <= the stock count now; lost if no such
     choice exists (the smallest fitting s_i at or above s_(i-1), height by height)."""
+    _, _, waste, sn = st
+    low = 0
+    for i in range(1, len(waste)):
+        fits = [left for left in range(low, sn + 1) if fits_then(fam, st, i, left)]
+        if not fits:
+            return True
+        low = fits[0]
+    return False
+
+
+def each_card_locked(fam: RailAbstract, st: tuple) -> bool:
+    """The test without the leaving order: some waste card fits at no stock size."""
+    _, _, waste, sn = st
+    return any(
+        not any(fits_then(fam, st, i, left) for left in range(sn + 1)) for i in range(len(waste))
+    )
+
+
+def counts_locked(fam: RailAbstract, st: tuple) -> bool:
+    """The test before the foundations' heights: each rank's count chosen on its own."""
     _, _, waste, sn = st
     low = 0
     for i in range(1, len(waste)):
@@ -83,18 +131,6 @@ def slow_locked_ahead(fam: RailAbstract, st: tuple) -> bool:
     return False
 
 
-def each_card_locked(fam: RailAbstract, st: tuple) -> bool:
-    """The test without the leaving order: some waste card fits at no stock size."""
-    _, _, waste, sn = st
-    return any(
-        all(
-            min_runs(need_of(f), m) > 5
-            for f, m in (ahead_sets(fam, st, i, left) for left in range(sn + 1))
-        )
-        for i in range(len(waste))
-    )
-
-
 def random_step(fam: RailAbstract, st: tuple, rnd: random.Random) -> tuple | None:
     """The position after one random move (dealing one chance in four of any other move),
     with its auto-moves; None when no move is left."""
@@ -107,12 +143,12 @@ def random_step(fam: RailAbstract, st: tuple, rnd: random.Random) -> tuple | Non
 
 def test_lock_ahead_matches_its_definition_and_random_play() -> None:
     """``locked_ahead`` (the waste-lock test): against its definition on positions of random
-    games of deals 1-8 (one of them locked only by the order the cards leave in); and each
-    time a waste card leaves (with some number of cards left in the stock), the tableau
-    holds the cards an earlier position said would be forced then, and no more of a rank
-    than said possible."""
-    checked = nontrivial = locked = by_order = 0
-    for deal in range(1, 9):
+    games of deals 1-8 and 33 (some locked only by the order the cards leave in, many only
+    by the foundations' heights); and each time a waste card leaves (with some number of
+    cards left in the stock), the tableau holds the cards an earlier position said would be
+    forced then, and no more of a rank than said possible."""
+    checked = nontrivial = locked = by_order = by_heights = 0
+    for deal in (*range(1, 9), 33):
         fam = RailAbstract(GAMES["double-rail"])
         st, _ = fam.autoplay(fam.start(Position.deal_of("double-rail", deal)))
         rnd = random.Random(100 + deal)
@@ -123,6 +159,7 @@ def test_lock_ahead_matches_its_definition_and_random_play() -> None:
                 assert fam.locked_ahead(st) == slow
                 locked += slow
                 by_order += slow and not each_card_locked(fam, st)
+                by_heights += slow and not counts_locked(fam, st)
                 pending += [(st, i) for i in range(len(st[2]))]
             nxt = random_step(fam, st, rnd)
             if nxt is None:
@@ -145,8 +182,9 @@ def test_lock_ahead_matches_its_definition_and_random_play() -> None:
             pending = keep
     assert checked > 100  # 121 when written
     assert nontrivial > 100  # 121
-    assert locked > 30  # 52 of 240
-    assert by_order > 0  # 1 when written: locked by the leaving order, no card alone
+    assert locked > 60  # 99 of 270 when written (52 of 240 before the heights)
+    assert by_order > 0  # 2 when written: locked by the leaving order, no card alone
+    assert by_heights > 20  # 45 when written: locked only by the foundations' heights
 
 
 def test_lock_memo_answers_as_a_fresh_test(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -181,7 +219,7 @@ def test_lock_margin_counts_the_deals_left_before_the_waste_locks() -> None:
     when ``locked_ahead`` says locked."""
     fam = RailAbstract(GAMES["double-rail"])
     tight = locked = 0
-    for deal in (3, 9, 12):
+    for deal in (3, 9, 17):
         st, _ = fam.autoplay(fam.start(Position.deal_of("double-rail", deal)))
         rnd = random.Random(deal)
         for _ in range(200):
@@ -197,8 +235,8 @@ def test_lock_margin_counts_the_deals_left_before_the_waste_locks() -> None:
             if nxt is None:
                 break
             st = nxt
-    assert tight > 40  # 51 when written
-    assert locked > 100  # 128 of 600
+    assert tight > 40  # 89 when written
+    assert locked > 100  # 264 of 600
 
 
 def test_min_runs_greedy_is_exact() -> None:
@@ -215,6 +253,54 @@ def test_min_runs_greedy_is_exact() -> None:
             runs += max(0, v - above)
             above = v
         assert runs == min_runs(need, most)
+
+
+def test_heights_fit_is_the_fewest_runs_over_all_heights() -> None:
+    """``_heights_fit`` (a matching of pile tops to ranks) against every choice of heights
+    of the eight foundation piles allowed by the copies out of reach and the heights now,
+    the tableau's runs counted from its cards (``min_runs``), for every number of piles."""
+    rnd = random.Random(8)
+    checked = two_ways = 0
+    fewest_seen = set()
+    while checked < 300:
+        out = [rnd.choice((0, 0, 0, 0, 1, 1, 2)) for _ in range(52)]  # copies out of reach
+        can = [2 - x for x in out]
+        caps = bytes(min(can[s * 13 : s * 13 + r + 1]) for s in range(4) for r in range(13))
+        avail = [sum(can[s * 13 + r] for s in range(4)) for r in range(13)]
+        fnd: list[int] = []
+        pairs = []
+        either = 0  # suits whose piles may each be the higher one, with different ranges
+        for s in range(4):
+            m1 = next((r for r in range(13) if can[s * 13 + r] == 0), 13)
+            m2 = next((r for r in range(13) if can[s * 13 + r] <= 1), 13)
+            c1 = rnd.randint(max(0, m1 - 4), m1)
+            c2 = rnd.randint(max(0, min(c1, m2) - 4), min(c1, m2))
+            fnd += [c1, c2]
+            either += c1 <= m2 < m1 and c1 != c2
+            pairs.append(
+                [
+                    (a, b)
+                    for a in range(c1, 14)
+                    for b in range(c2, 14)
+                    if all((a > r) + (b > r) <= can[s * 13 + r] for r in range(13))
+                ]
+            )
+        if any(not p for p in pairs):
+            raise AssertionError("the heights now are always allowed")
+        if len(pairs[0]) * len(pairs[1]) * len(pairs[2]) * len(pairs[3]) > 3000:
+            continue
+        fewest = 99
+        for combo in itertools.product(*pairs):
+            heights = [h for pair in combo for h in pair]
+            tableau = [avail[r] - sum(h > r for h in heights) for r in range(13)]
+            fewest = min(fewest, min_runs(tableau, tableau))
+        for piles in range(25):
+            assert _heights_fit(caps, avail, tuple(fnd), piles) == (fewest <= piles)
+        checked += 1
+        two_ways += either > 0
+        fewest_seen.add(fewest)
+    assert two_ways > 30  # 40 of 300 when written
+    assert len(fewest_seen) > 4
 
 
 # --------------------------------------------------------------------------- hand-built
@@ -257,6 +343,47 @@ def test_five_kings_over_their_queens_are_not_locked() -> None:
     assert replays_to_win(position, result.line)
     assert brute_force(position) is True
     assert brute_force(position.play(Move("stock", "waste"))) is False
+
+
+def kings_without_their_queens(free_piles: int) -> Position:
+    """Clubs and diamonds at the Jack, their Queens and a King at the bottom of the waste,
+    their other Kings on 5 - ``free_piles`` piles (the last one, with three free piles, at
+    the very bottom of the waste); spades at the 9 with both Queens and a
+    Ten under the waste's other cards: Ten, Jacks and Kings of spades, a Queen and King of
+    hearts (hearts at the King and the Jack)."""
+    kings = [([], [k]) for k in ("KC", "KC", "KD")[: 5 - free_piles]]
+    waste = ["KD"] * (free_piles - 2) + ["QC", "QC", "QD", "QD", "KD", "TS", "QS", "QS"]
+    waste += ["JS", "KS", "TS", "JS", "QH", "KH", "KS"]
+    return build("double-rail", kings + [([], [])] * free_piles, waste=waste)
+
+
+def test_kings_without_their_queens_are_locked_by_the_foundations_heights() -> None:
+    """Two free piles. When the spades above the Queens have left, one spade pile can reach
+    the Jack and the other the 9, so both Kings and a Jack of spades are in the tableau:
+    three runs, or three again with the heart Queen between a King and the Jack, since its
+    pile then stops at the Jack and its King is in the tableau too. Counting each rank on
+    its own, a Queen could join them in two runs; the heights see that it cannot."""
+    lost = kings_without_their_queens(2)
+    fam = RailAbstract(lost.rules)
+    root, _ = fam.autoplay(fam.start(lost))
+    assert fam.locked_ahead(root)
+    assert not counts_locked(fam, root)
+    assert brute_force(lost) is False
+    assert abstract_search(lost, 10, None).result == UNWINNABLE
+
+
+def test_kings_without_their_queens_with_a_third_pile_are_not_locked() -> None:
+    """The same with a third free pile (the second King of diamonds at the bottom of the
+    waste): the three runs fit, the test does not fire, and the game is won."""
+    position = kings_without_their_queens(3)
+    fam = RailAbstract(position.rules)
+    root, _ = fam.autoplay(fam.start(position))
+    assert not fam.locked_ahead(root)
+    assert brute_force(position) is True
+    result = abstract_search(position, 10, None)
+    assert result.result == WINNABLE
+    assert result.line is not None
+    assert replays_to_win(position, result.line)
 
 
 def test_search_prunes_the_locked_branch_and_still_wins() -> None:
@@ -392,10 +519,12 @@ def test_multiset_search_matches_brute_force_on_random_small_positions() -> None
 
 
 def test_deals_proved_lost_from_the_start() -> None:
-    """The first Double Rail deals proved lost from their start: 2804 (its five piles can
-    never empty nor join, and the waste locks within 17 cards: 40 positions) and 5 (7 785
-    positions). The search is complete, so any move order visits the same positions."""
-    for deal, most in ((2804, 100), (5, 10_000)):
+    """Double Rail deals proved lost from their start: 2804 (its five piles can never empty
+    nor join, and the waste locks within 17 cards: 40 positions), 5 (455 positions; 7 741
+    before the foundations' heights entered the lock test), 19 and 20 (2 069 and 5 370;
+    before, 300 s of search did not decide them). The search is complete, so any move order
+    visits the same positions."""
+    for deal, most in ((2804, 100), (5, 1_000), (19, 5_000), (20, 10_000)):
         result = abstract_search(Position.deal_of("double-rail", deal), None, 50_000)
         assert result.result == UNWINNABLE
         assert result.nodes <= most
@@ -459,16 +588,16 @@ def test_beams_that_keep_several_waste_bottoms_win_where_a_plain_beam_does_not()
 
 def test_complete_search_resumes_where_it_stopped() -> None:
     """The solver's last phase goes on with the first phase's search: run in slices of
-    1 000 positions, deal 5 is proved lost after the same positions as in one run."""
-    position = Position.deal_of("double-rail", 5)
+    500 positions, deal 20 is proved lost after the same positions as in one run."""
+    position = Position.deal_of("double-rail", 20)
     whole = abstract_search(position, None, None)
     assert whole.result == UNWINNABLE
     search = complete_search(position)
     total = 0
     for _ in range(100):
-        part = search.run(None, 1_000)
+        part = search.run(None, 500)
         total += part.nodes
         if part.result != "unknown":
             break
     assert part.result == UNWINNABLE
-    assert total == whole.nodes == 7_741
+    assert total == whole.nodes == 5_370
