@@ -392,24 +392,24 @@ class RailAbstract(Rail):
 
     def locked_ahead(self, st: State) -> bool:
         """The waste-lock test looking into the stock (docs/solver.md, "Double Rail: dead
-        ends", the stronger form): True only if the position is lost. For each waste card
-        x, and for each number s of cards that may still be in the stock when x leaves the
-        waste, the cards that cannot be on a foundation then (a lower card of their suit is,
-        in both copies, under x or still in the stock) and are out of the stock and off the
-        waste then must be in the tableau; lost if no choice of such sizes, one per waste
-        card and never larger under a card than above it (a card leaves before the cards
-        under it), fits the piles.
+        ends", the stronger form and the foundations' heights): True only if the position
+        is lost. For each waste card x, and for each number s of cards that may still be in
+        the stock when x leaves the waste, every card neither under x nor among the stock's
+        first s cards is then up or in the tableau, so the tableau is fixed by the heights
+        of the foundation piles (each at least its height now, and only as high as the
+        copies out of reach allow); lost if no choice of such sizes, one per waste card and
+        never larger under a card than above it (a card leaves before the cards under it),
+        has heights that leave a tableau fitting the piles (:func:`_heights_fit`).
 
-        Whether x can leave depends only on the cards under it, the stock count and how
-        many cards of each rank are up, never on x or what lies above it, and the stock
-        count only through the smallest stock size that fits (:meth:`_first_fit`, the
-        stock's cards are fixed); positions of one search share most of their waste
-        bottoms, so the size chosen for the card at height j (the smallest that fits at or
-        above the one chosen under it; per ranks up and the j cards under it)
-        and the counts after the cards under x are kept: 2-3 times faster in the beams,
-        where this test took 70 % of the time, and 1.2-1.6 times more since the answers
-        no longer depend on the stock count (the next layer of a beam asks again with one
-        card fewer)."""
+        Whether x can leave depends only on the cards under it, the stock count and the
+        foundations, never on x or what lies above it, and the stock count only through
+        the smallest stock size that fits (:meth:`_first_fit`, the stock's cards are
+        fixed); positions of one search share most of their waste bottoms, so the size
+        chosen for the card at height j (the smallest that fits at or above the one chosen
+        under it; per foundations and the j cards under it) and the counts after the cards
+        under x are kept: 2-3 times faster in the beams, where this test took 70 % of the
+        time, and 1.2-1.6 times more since the answers no longer depend on the stock count
+        (the next layer of a beam asks again with one card fewer)."""
         return self.lock_margin(st) < 0
 
     def lock_margin(self, st: State) -> int:
