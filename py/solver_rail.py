@@ -310,7 +310,15 @@ class RailAbstract(Rail):
 
     @staticmethod
     def ranks(cnt: bytes) -> list[int]:
-        return [cnt[r] + cnt[13 + r] + cnt[26 + r] + cnt[39 + r] for r in range(13)]
+        """Cards of each rank in the tableau: the four suits' counts added as 13-digit
+        base-256 numbers (no carry: at most 8 a rank), 2.3 times faster than by rank."""
+        whole = (
+            int.from_bytes(cnt[:13], "big")
+            + int.from_bytes(cnt[13:26], "big")
+            + int.from_bytes(cnt[26:39], "big")
+            + int.from_bytes(cnt[39:], "big")
+        )
+        return list(whole.to_bytes(13, "big"))
 
     @staticmethod
     def fluid(m: list[int]) -> bool:
@@ -491,32 +499,38 @@ class RailAbstract(Rail):
         the forced cards and all the cards does (then no heights fit)."""
         piles = self.piles
         fewest = counts[4]
-        up = [8 - m for m in most_up]  # rank r cards on a foundation now
-        most = [most_up[r] - counts[5][r] for r in range(13)]
-        if start == 0 and (
-            fewest <= piles
-            or (
-                _fewest_runs(counts[3], most) <= piles
-                and _heights_fit(
-                    counts[1], [u + m for u, m in zip(up, most, strict=True)], fnd, piles
-                )
-            )
+        if start == 0 and fewest <= piles:
+            return 0
+        out = counts[5]
+        most = [most_up[r] - out[r] for r in range(13)]
+        avail = [8 - x for x in out]  # rank r cards not out of reach: up or in the tableau
+        if (
+            start == 0
+            and _fewest_runs(counts[3], most) <= piles
+            and _heights_fit(counts[1], avail, fnd, piles)
         ):
             return 0
-        v, caps, forced, need = (bytearray(b) for b in counts[:4])
         stock = self.stock
-        for s in range(sn):
+        first = 0
+        if start > JUMP_FROM and start <= sn:
+            # the complete search asks mostly near the stock count (deal 6: the card under
+            # leaves at 64.6 cards of 66.3 on average): build the counts with the stock's
+            # first start - 1 cards out of reach at once instead of card by card
+            first = start - 1
+            v, caps, forced, need, fewest = _counts_with(counts[0], stock[:first])
+            for c in stock[:first]:
+                most[c % 13] -= 1
+                avail[c % 13] -= 1
+        else:
+            v, caps, forced, need = (bytearray(b) for b in counts[:4])
+        for s in range(first, sn):
             c = stock[s]
             fewest = _bump(c, v, caps, forced, need, fewest)
             most[c % 13] -= 1
+            avail[c % 13] -= 1
             if s >= start - 1 and (
                 fewest <= piles
-                or (
-                    _fewest_runs(need, most) <= piles
-                    and _heights_fit(
-                        caps, [u + m for u, m in zip(up, most, strict=True)], fnd, piles
-                    )
-                )
+                or (_fewest_runs(need, most) <= piles and _heights_fit(caps, avail, fnd, piles))
             ):
                 return s + 1
         return ~sn
@@ -538,6 +552,41 @@ def _after(counts: LockCounts, c: int) -> LockCounts:
     ranks = bytearray(counts[5])
     ranks[c % 13] += 1
     return (bytes(v), bytes(caps), bytes(forced), bytes(need), fewest, bytes(ranks))
+
+
+#: Above this first stock size to ask, _first_fit builds its counts at once (_counts_with).
+JUMP_FROM = 8
+
+
+def _counts_with(
+    out_of_reach: bytes, more: bytes
+) -> tuple[bytearray, bytearray, bytearray, bytearray, int]:
+    """What :func:`_bump` gives card by card, at once: with the cards ``more`` out of
+    reach as well, the copies out of reach, the copies that can be up (the fewest copies
+    left at or below the face in its suit), the copies forced into the tableau, the forced
+    cards per rank and the fewest runs holding them."""
+    v = bytearray(out_of_reach)
+    for c in more:
+        v[c] += 1
+    caps = bytearray(52)
+    forced = bytearray(52)
+    need = bytearray(14)
+    for base in (0, 13, 26, 39):
+        cap = 2
+        for r in range(13):
+            f = base + r
+            left = 2 - v[f]
+            if left < cap:
+                cap = left
+            caps[f] = cap
+            if left > cap:
+                forced[f] = left - cap
+                need[r] += left - cap
+    fewest = 0
+    for r in range(13):
+        if need[r] > need[r + 1]:
+            fewest += need[r] - need[r + 1]
+    return v, caps, forced, need, fewest
 
 
 def _bump(
@@ -612,37 +661,65 @@ def _heights_fit(
     way round: at most 2^4 choices."""
     room = [0] * 13
     surplus = -piles
-    for r in range(13):
-        d = avail[r] - (avail[r + 1] if r < 12 else 0)
-        if d > 0:
-            room[r] = d
-            surplus += d
+    above = 0
+    for r in range(12, -1, -1):
+        a = avail[r]
+        if a > above:
+            room[r] = a - above
+            surplus += a - above
+        above = a
     if surplus <= 0:
         return True
-    choices: list[list[tuple[tuple[int, int], ...]]] = []
+    if surplus > 8:
+        return False  # eight piles top at most eight ranks (44 % of the asks in the beams)
+    # (highest top rank, lowest) of each pile: height h tops rank h - 1
+    fixed: list[tuple[int, int]] = []
+    either: list[tuple[tuple[int, int], ...]] = []  # a suit's piles, taken either way round
     for k in range(4):
         row = caps[k * 13 : k * 13 + 13]
         m1 = 13 - row.count(0)
         m2 = row.count(2)
         c1, c2 = fnd[2 * k], fnd[2 * k + 1]
-        # (lowest top rank, highest) of each pile: height h tops rank h - 1
-        one = ((max(c1, 1) - 1, m1 - 1), (max(c2, 1) - 1, m2 - 1))
+        lo1 = c1 - 1 if c1 else 0
+        lo2 = c2 - 1 if c2 else 0
         if c1 <= m2 < m1 and c1 != c2:
-            choices.append([one, ((max(c1, 1) - 1, m2 - 1), (max(c2, 1) - 1, m1 - 1))])
+            either.append(((m1 - 1, lo1), (m2 - 1, lo2), (m2 - 1, lo1), (m1 - 1, lo2)))
         else:
-            choices.append([one])
-    for combo in product(*choices):
-        spans = sorted((hi, lo) for pair in combo for lo, hi in pair if hi >= lo and hi >= 0)
-        left = room.copy()
-        matched = 0
-        for hi, lo in spans:
-            for t in range(lo, hi + 1):
-                if left[t]:
-                    left[t] -= 1
-                    matched += 1
-                    break
-        if matched >= surplus:
+            if m1 > lo1:
+                fixed.append((m1 - 1, lo1))
+            if m2 > lo2:
+                fixed.append((m2 - 1, lo2))
+    if len(fixed) + 2 * len(either) < surplus:
+        return False
+    if not either:
+        return _matches(fixed, room, surplus)
+    for combo in product((0, 2), repeat=len(either)):
+        spans = fixed.copy()
+        for j, pairs in zip(combo, either, strict=True):
+            for hi, lo in pairs[j : j + 2]:
+                if hi >= lo:
+                    spans.append((hi, lo))
+        if _matches(spans, room, surplus):
             return True
+    return False
+
+
+def _matches(spans: list[tuple[int, int]], room: list[int], wanted: int) -> bool:
+    """Whether ``wanted`` of the piles (spans: highest and lowest rank the pile can top)
+    can top distinct places (``room[r]`` places at rank r): greedy by highest rank, each
+    pile taking the lowest free rank it can (optimal for intervals)."""
+    if len(spans) < wanted:
+        return False
+    spans.sort()
+    left = room.copy()
+    for hi, lo in spans:
+        for t in range(lo, hi + 1):
+            if left[t]:
+                left[t] -= 1
+                wanted -= 1
+                if not wanted:
+                    return True
+                break
     return False
 
 

@@ -18,7 +18,10 @@ from solitaire.solver import UNKNOWN, UNWINNABLE, WINNABLE, solve
 from solitaire.solver_core import DEAL
 from solitaire.solver_rail import (
     BEAM_WEIGHTS,
+    LOCK_START,
     RailAbstract,
+    _after,
+    _counts_with,
     _heights_fit,
     abstract_beam,
     abstract_beams,
@@ -253,6 +256,26 @@ def test_min_runs_greedy_is_exact() -> None:
             runs += max(0, v - above)
             above = v
         assert runs == min_runs(need, most)
+
+
+def test_counts_built_at_once_are_the_counts_built_card_by_card() -> None:
+    """``_counts_with`` (the lock test's jump to a stock size far down) gives what
+    ``_after`` gives one card at a time: copies out of reach, copies that can be up,
+    forced copies, forced cards per rank and the fewest runs, on random card sequences
+    (each face at most twice)."""
+    rnd = random.Random(5)
+    for _ in range(200):
+        deck = list(range(52)) * 2
+        rnd.shuffle(deck)
+        cards = deck[: rnd.randint(0, 104)]
+        split = rnd.randint(0, len(cards))
+        counts = LOCK_START
+        for c in cards[:split]:
+            counts = _after(counts, c)
+        v, caps, forced, need, fewest = _counts_with(counts[0], bytes(cards[split:]))
+        for c in cards[split:]:
+            counts = _after(counts, c)
+        assert (bytes(v), bytes(caps), bytes(forced), bytes(need), fewest) == counts[:5]
 
 
 def test_heights_fit_is_the_fewest_runs_over_all_heights() -> None:
