@@ -196,16 +196,16 @@ FAMILY = Rail
 # waste locks soon, e.g. deals 19 and 20 in 2 069 and 5 370 positions), then a portfolio
 # of beam searches over tableau multisets (they find wins only), then the complete search
 # again with the rest. A hand-made position whose piles are not single runs gets the
-# restricted best-first search over the piles, then the plain depth-first search. Since
-# the waste lock counts the foundations' heights (docs/solver.md), the complete search
-# proves deals lost that nothing decided before (deal 6 in 35 s), so it gets most of the
-# budget: 5 % first and 60 % last, against 35 % for the beams, which win the winnable deals
-# of 1-50 at 60 s within 19 s of beams (deal 34, the slowest). A longer first phase (10 %)
-# delays every win of the beams (median decided deal at 60 s: 6.1 s against 3.2 s). The
-# randomised dives (20 % before) won no deal of 1-50 at 60 s that the other phases did not,
-# so they get no share now (a positive RAIL_DIVES_PHASE puts them back after the beams).
+# restricted best-first search over the piles, then the plain depth-first search.
+# Measured at 60 s CPU over deals 1-150 (docs/solver.md): every deal proved lost needed at
+# most 22 s of complete search (deal 6), while the beams went on winning deals up to 32 s
+# into their share (54, 61, 132, 135 at 24-32 s of beams; nothing more in 50 s). So the
+# beams get 55 % (33 s of 60), the complete search 5 % first and the last 40 % (27 s in all).
+# A longer first phase (10 %) delays every win of the beams (median decided deal at 60 s:
+# 6.1 s against 3.2 s). The randomised dives won no deal of 1-50 at 60 s that the other
+# phases did not, so they get no share (a positive RAIL_DIVES_PHASE puts them after the beams).
 RAIL_PROBE_PHASE = 0.05
-RAIL_BEAM_PHASE = 0.35
+RAIL_BEAM_PHASE = 0.55
 RAIL_DIVES_PHASE = 0.0
 RAIL_FIRST_PHASE = 0.05
 #: The first complete search's node cap when neither a budget nor a node cap is given.
@@ -214,8 +214,8 @@ PROBE_NODES = 50_000
 
 def search(position: Position, budget: float | None, max_nodes: int | None) -> Result:
     """Over tableau multisets: the complete search (:func:`abstract_search`, 5 % of the
-    budget), beam searches (:func:`abstract_beams`, 35 %: they can only find wins), then
-    the complete search again with the rest (randomised dives, :func:`abstract_dives`,
+    budget), beam searches (:func:`abstract_beams`, 55 %: they can only find wins), then
+    the complete search again with the rest (40 %) (randomised dives, :func:`abstract_dives`,
     before it if RAIL_DIVES_PHASE is set). A hand-made position whose piles are not single runs:
     a best-first search over a restricted move set (5 %, wins only), then the plain
     depth-first search over the piles."""
@@ -430,11 +430,7 @@ class RailAbstract(Rail):
         n = len(waste)
         if n < 2:
             return sn  # nothing under the only card
-        most_up = [8] * 13  # rank r cards not on a foundation
-        for h in fnd:
-            for r in range(h):
-                most_up[r] -= 1
-        tag = bytes(fnd)  # the heights now (most_up follows from them)
+        tag = bytes(fnd)  # the heights now
         answers = self.leave_answers
         under = self.under_counts
         if len(answers) > LOCK_MEMO or len(under) > LOCK_MEMO:
@@ -467,6 +463,11 @@ class RailAbstract(Rail):
         have = j
         if counts is None:
             counts, have = LOCK_START, 0
+        if j + 1 < n:
+            most_up = [8] * 13  # rank r cards not on a foundation
+            for h in fnd:
+                for r in range(h):
+                    most_up[r] -= 1
         for i in range(j + 1, n):
             while have < i:
                 have += 1
