@@ -215,7 +215,7 @@ PROBE_NODES = 50_000
 def search(position: Position, budget: float | None, max_nodes: int | None) -> Result:
     """Over tableau multisets: the complete search (:func:`abstract_search`, 5 % of the
     budget), beam searches (:func:`abstract_beams`, 55 %: they can only find wins), then
-    the complete search again with the rest (40 %) (randomised dives, :func:`abstract_dives`,
+    the complete search again with the rest (40 %; randomised dives, :func:`abstract_dives`,
     before it if RAIL_DIVES_PHASE is set). A hand-made position whose piles are not single runs:
     a best-first search over a restricted move set (5 %, wins only), then the plain
     depth-first search over the piles."""
@@ -459,15 +459,16 @@ class RailAbstract(Rail):
             fit, j = 0, 0  # asked before with a smaller stock: start again
         elif fit > sn:
             return -1
+        if j + 1 == n:
+            return sn - fit  # the top card's answer was known
         counts = under.get(waste[:j]) if j else None  # the counts after waste[:have]
         have = j
         if counts is None:
             counts, have = LOCK_START, 0
-        if j + 1 < n:
-            most_up = [8] * 13  # rank r cards not on a foundation
-            for h in fnd:
-                for r in range(h):
-                    most_up[r] -= 1
+        most_up = [8] * 13  # rank r cards not on a foundation
+        for h in fnd:
+            for r in range(h):
+                most_up[r] -= 1
         for i in range(j + 1, n):
             while have < i:
                 have += 1
