@@ -99,18 +99,13 @@ lint: $(VENV_DEV)
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/ruff check .
 
-# mypy cannot see through the editable install's import hook, so it reads the package through
-# a `.typecheck/solitaire -> ../py` symlink on MYPYPATH.
 typecheck: $(VENV_DEV)
-	@mkdir -p .typecheck && ln -sfn ../py .typecheck/solitaire
-	MYPYPATH=.typecheck:tools:e2e $(VENV)/bin/mypy -p solitaire $(TOOL_MODULES) -m conftest -m harness -m test_harness
+	MYPYPATH=py:tools:e2e $(VENV)/bin/mypy -p solitaire $(TOOL_MODULES) -m conftest -m harness -m test_harness
 
 # pytest exit code 5 means "no test collected": for us that is a failure, never a pass.
-# PYTHONSAFEPATH=1: the engine lives in a folder named py/, which shadows the `py` module that
-# pytest imports whenever the current directory is on sys.path (as in pytest-xdist's workers).
 define run_pytest
 	@test -d $(1) || { echo "$(1)/ is missing"; exit 1; }
-	@rc=0; PYTHONSAFEPATH=1 $(VENV)/bin/pytest $(1) $(2) $(PYTEST_ARGS) || rc=$$?; \
+	@rc=0; $(VENV)/bin/pytest $(1) $(2) $(PYTEST_ARGS) || rc=$$?; \
 	if [ $$rc = 5 ]; then echo "pytest: no test collected in $(1)/"; exit 1; fi; exit $$rc
 endef
 
@@ -150,4 +145,4 @@ bench: $(VENV_DEV) $(NODE_STAMP) browser site
 	done
 
 clean:
-	rm -rf $(VENV) node_modules _site .cache .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) node_modules _site .cache .typecheck .pytest_cache .mypy_cache .ruff_cache

@@ -303,7 +303,8 @@ def measure_boot(
 
 # ----------------------------------------------------------------------------- moves
 
-#: Per game, pile sizes (face down, face up) the board plans its card size for (py/web/board.py).
+#: Per game, pile sizes (face down, face up) the board plans its card size for
+#: (GameRules.card_plan).
 PLAN = {
     "russian": (6, 12),
     "double-russian": (9, 14),
@@ -314,7 +315,7 @@ PLAN = {
 
 def layout_of(position: Position) -> dict[str, Any]:
     """What bench/pages/js_board.html needs to draw ``position`` as the real board does
-    (the grid of py/web/board.py's ``layout``; card faces from solitaire.web.text)."""
+    (the grid of py/solitaire/web/board.py's ``layout``; card faces from solitaire.web.text)."""
     rules = position.rules
     top: list[str | None] = []
     if rules.stock:

@@ -39,7 +39,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # PYTHONSAFEPATH=1 leaves it out
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _benchlib as lib
 
@@ -86,7 +86,11 @@ NO_PYSCRIPT_PLAIN_LOADER = """<script type="module">
 #: without n² calls, no inspect.signature for the store's dataclasses): "before-board-html"
 #: builds the site with these files as they were there.
 BEFORE_BOARD_HTML = "9522c18"
-BOARD_HTML_FILES = ("py/web/board.py", "py/web/store.py", "py/position.py")
+BOARD_HTML_FILES = (
+    "py/solitaire/web/board.py",
+    "py/solitaire/web/store.py",
+    "py/solitaire/position.py",
+)
 
 
 def _at(commit: str, path: str) -> str:

@@ -11,12 +11,13 @@ and Chromium, as bench/bench_page.py. Nothing is written into the site.
   moves, auto-move on (the page's default), under CPython; positions that are won or have no
   legal move are skipped (the page answers those without the solver).
 - Loading one into the page: the game is saved into localStorage in the page's own format
-  (docs/save-format.md, the wrapper of py/web/store.py) and the page is sent to ``#game/deal``
+  (docs/save-format.md, the wrapper of solitaire/web/store.py) and the page is sent to
+  ``#game/deal``
   of that game from another game, so it restores the save (no reload: the solver worker
   keeps running). Games are taken in turn so that each load switches game.
 - Timing, in the page: ``performance.now()`` just before ``#btn-hint`` is clicked to the moment
   its ``data-hint`` leaves "thinking" (winning / heuristic / lost / error), seen by a
-  MutationObserver. The page's hint asks the worker with HINT_BUDGET (py/web/app.py) seconds.
+  MutationObserver. The page's hint asks the worker with HINT_BUDGET (solitaire/web/app.py) seconds.
 - The first hint of the page also boots the worker's Pyodide: it is asked on the opening deal,
   reported on its own (with the page's ``data-solver-boot-ms``) and left out of the figures.
 - Every non-local request is blocked; console errors, page errors or blocked requests fail
@@ -32,7 +33,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # PYTHONSAFEPATH=1 leaves it out
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _benchlib as lib
 

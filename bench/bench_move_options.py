@@ -4,18 +4,19 @@
         [--only VARIANTS] [--baseline OLD_APP_PY] [--baseline-rev GIT_REV] [--no-js]
 
 Each variant is the site rebuilt from a copy of the sources with a textual change to the move
-path's files (py/web/app.py, py/web/board.py, web/style.css); a variant whose anchor text is no
-longer there is skipped, with a message. All pages are open at once and take turns every 15
-moves of the same random games; the click that makes a move is timed as in bench_page.py
+path's files (solitaire/web/app.py, solitaire/web/board.py, web/style.css); a variant whose
+anchor text is no longer there is skipped, with a message. All pages are open at once and take
+turns every 15 moves of the same random games; the click that makes a move is timed as in bench_page.py
 (pointerdown dispatched -> DOM updated and laid out), with the handler alone in a second column.
 With ``--baseline-rev REV`` a page built from those files as they were at git revision REV
 (e.g. ``HEAD``: the code before the uncommitted change) comes first and the ratios are taken
-against it; ``--baseline FILE`` does the same with FILE as py/web/app.py only. The pure-JS board
+against it; ``--baseline FILE`` does the same with FILE as solitaire/web/app.py only. The
+pure-JS board
 (bench/pages/js_board.html, the bench_page.py yardstick) takes its turns too unless ``--no-js``;
 The JS page does its FLIP "last" reads and animations in the next animation frame, as the real
 page's ``FLIP_IN_FRAME`` does (since 2026-11-21 19:15; before, both did them in the handler).
 The last column counts each page's card-size changes over the game (the board's ``resizing``
-class added: a change of the planned pile size outside a new deal, py/web/board.py ``_fit``).
+class added: a change of the planned pile size outside a new deal, solitaire/web/board.py ``_fit``).
 See docs/performance.md.
 """
 
@@ -29,16 +30,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # PYTHONSAFEPATH=1 leaves it out
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _benchlib as lib
 
 CHUNK = 15
 #: The files of the move path a variant may change (paths in the repository).
-FILES = ("py/web/app.py", "py/web/board.py", "web/style.css")
+FILES = ("py/solitaire/web/app.py", "py/solitaire/web/board.py", "web/style.css")
 JS = "js-page"
 #: Counts the card-size changes of the page's board: the class "resizing" added (a plan change
-#: outside a new deal: py/web/board.py ``_fit``; several in one frame count once).
+#: outside a new deal: py/solitaire/web/board.py ``_fit``; several in one frame count once).
 COUNT_RESIZES_JS = """() => {
   const board = document.getElementById('board');
   window.__resizes = 0;
@@ -60,7 +61,9 @@ def flip_in_handler(files: Files) -> Files:
     """BoardView.render reads the FLIP "last" rectangles and starts the animations in the
     input handler (a forced style + layout there), as before 2026-11-21 18:30, instead of in
     the next animation frame."""
-    return _replace(files, "py/web/board.py", "FLIP_IN_FRAME = True\n", "FLIP_IN_FRAME = False\n")
+    return _replace(
+        files, "py/solitaire/web/board.py", "FLIP_IN_FRAME = True\n", "FLIP_IN_FRAME = False\n"
+    )
 
 
 def _replace(files: Files, path: str, old: str, new: str) -> Files:
@@ -105,7 +108,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--moves", type=int, default=150)
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--games", default="russian,double-russian,double-rail,double-freecell")
-    ap.add_argument("--baseline", type=Path, help="an older py/web/app.py to compare against")
+    ap.add_argument(
+        "--baseline", type=Path, help="an older py/solitaire/web/app.py to compare against"
+    )
     ap.add_argument("--baseline-rev", help="compare against the move path's files at this rev")
     ap.add_argument("--only", default="", help="comma-separated variants to run (default: all)")
     ap.add_argument("--no-js", action="store_true", help="leave out the pure-JS board")
@@ -118,7 +123,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.baseline_rev:
         sources[f"baseline ({args.baseline_rev})"] = at_revision(args.baseline_rev)
     elif args.baseline:
-        sources["baseline"] = {**current, "py/web/app.py": args.baseline.read_text("utf-8")}
+        sources["baseline"] = {
+            **current,
+            "py/solitaire/web/app.py": args.baseline.read_text("utf-8"),
+        }
     only = {v for v in args.only.split(",") if v}
     for name, patch in VARIANTS.items():
         if only and name not in only:

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # PYTHONSAFEPATH=1 leaves it out
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _benchlib as lib
 
@@ -306,7 +306,8 @@ def why_unneeded(rel: str, needed_py: set[str]) -> str:
         return "PyScript plugin, imported by its core on every boot; unused by the game"
     if rel == "vendor/pyscript/core.css":
         return "styles py-script/py-editor/py-terminal tags; the page has none"
-    if rel.startswith("py/") and _source_of(rel.removeprefix("py/")) not in needed_py:
+    package = "py/solitaire/"
+    if rel.startswith(package) and _source_of(rel.removeprefix(package)) not in needed_py:
         return "not imported by solitaire.web.app (copied by the files map anyway)"
     if rel == "vendor/pyodide/pyodide-lock.json":
         return "only used to load packages; the game loads none"
@@ -315,7 +316,7 @@ def why_unneeded(rel: str, needed_py: set[str]) -> str:
 
 def bench_payload(served: Path, requests: list[str], base_url: str) -> dict[str, Any]:
     site = served
-    needed_py = imported_modules(lib.ROOT / "py")
+    needed_py = imported_modules(lib.ROOT / "py" / "solitaire")
     files = []
     for url in requests:
         parts = urlsplit(url)

@@ -183,9 +183,9 @@ CACHE_TAG = "cpython-314"
 
 NOT_ON_THE_PAGE = {
     "__main__.py",
-    "cli.py",
+    "cli/__init__.py",
+    "cli/solve.py",
     "hints.py",
-    "solve_cli.py",
     "solver.py",
     "solver_core.py",
     "solver_freecell.py",
@@ -196,14 +196,16 @@ NOT_ON_THE_PAGE = {
 
 
 def test_pyscript_configs_map_the_python_files(site_dir: Path) -> None:
+    package_dir = build_site.ROOT / build_site.PACKAGE_DIR
     every = {
-        f"./py/{p.relative_to(build_site.ROOT / 'py').as_posix()}": (
-            f"./solitaire/{p.relative_to(build_site.ROOT / 'py').as_posix()}"
+        f"./{build_site.PACKAGE_DIR}/{p.relative_to(package_dir).as_posix()}": (
+            f"./solitaire/{p.relative_to(package_dir).as_posix()}"
         )
-        for p in (build_site.ROOT / "py").rglob("*.py")
+        for p in package_dir.rglob("*.py")
         if "__pycache__" not in p.parts
     }
-    on_page = {k: v for k, v in every.items() if k.removeprefix("./py/") not in NOT_ON_THE_PAGE}
+    prefix = f"./{build_site.PACKAGE_DIR}/"
+    on_page = {k: v for k, v in every.items() if k.removeprefix(prefix) not in NOT_ON_THE_PAGE}
     # Each source is followed by its bytecode for the vendored Pyodide (build_site.PRECOMPILE).
     every = build_site.with_bytecode(every, set(every), CACHE_TAG)
     on_page = build_site.with_bytecode(on_page, set(on_page), CACHE_TAG)
@@ -411,7 +413,7 @@ def test_build_never_ships_bytecode_of_other_source(
 ) -> None:
     """A cached pyc whose source hash is not its source's (a corrupted cache): sources only,
     with a warning, never that pyc."""
-    source = build_site.ROOT / "py" / "game.py"
+    source = build_site.ROOT / build_site.PACKAGE_DIR / "game.py"
     assert build_site.precompile(build_site.ROOT, [source]).pycs  # cached (or compiled) now
     cache = tmp_path / "cache"
     shutil.copytree(build_site.PYC_CACHE, cache)

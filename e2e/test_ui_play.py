@@ -108,7 +108,7 @@ def test_game_boots_fits_and_plays_by_click(page: Page, game_id: str) -> None:
 
 def tall_pile_russian() -> Game:
     """Russian (deal 9's number, custom start): 15 face-up cards on the first pile, three more
-    than the card size is planned for at a deal (py/web/board.py PLAN), the Five of spades on
+    than the card size is planned for at a deal (solitaire/web/board.py PLAN), the Five of spades on
     top, the Six of spades on the second pile; every Ace face down (no auto-move)."""
     ranks, suits = "A23456789TJQK", "SHDC"
     tall = [r + "H" for r in ranks[:0:-1]] + ["KD", "QD", "5S"]

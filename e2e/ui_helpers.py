@@ -11,7 +11,7 @@ from playwright.sync_api import Locator, Page
 
 from solitaire import Game, Move, Position, card_name
 
-#: The page's localStorage keys (py/web/store.py).
+#: The page's localStorage keys (py/solitaire/web/store.py).
 KEY_SETTINGS = "solitaire.settings"
 KEY_LAST = "solitaire.last"
 

@@ -18,20 +18,19 @@ HERE = Path(__file__).resolve().parent
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    """``python -m solitaire ARGS`` in a new process that imports the same package as the tests:
-    an installed one as it is, or the temporary ``solitaire`` symlink of conftest.py."""
+    """``python -m solitaire ARGS`` in a new process that imports the same package as the tests
+    (``PYTHONPATH=py``, as in a bare checkout)."""
     env = dict(os.environ)
     package = Path(solitaire.__file__).parent
-    if package.name == "solitaire":  # reached through a folder that holds `solitaire`
-        env["PYTHONPATH"] = os.pathsep.join(
-            p for p in (str(package.parent), env.get("PYTHONPATH")) if p
-        )
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(package.parent), env.get("PYTHONPATH")) if p
+    )
     return subprocess.run(
         [sys.executable, "-m", "solitaire", *args],
         capture_output=True,
         text=True,
         env=env,
-        cwd=HERE,  # not the checkout root, whose py/ would shadow the `py` module
+        cwd=HERE,
         timeout=60,
         check=False,
     )

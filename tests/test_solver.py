@@ -14,9 +14,9 @@ import pytest
 
 from solitaire import Game, Move, Position
 from solitaire.cards import RANKS, SUITS
+from solitaire.cli.solve import done_deals, survey
 from solitaire.hints import heuristic_move, hint, is_winnable_deal, was_winnable
 from solitaire.rules import GAMES
-from solitaire.solve_cli import done_deals, survey
 from solitaire.solver import UNKNOWN, UNWINNABLE, WINNABLE, best_first, depth_first, solve
 
 # --------------------------------------------------------------------------- helpers
@@ -321,10 +321,9 @@ def test_worker_entry_points() -> None:
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ)
-    if conftest.SOLITAIRE_PYTHONPATH:
-        env["PYTHONPATH"] = os.pathsep.join(
-            p for p in (conftest.SOLITAIRE_PYTHONPATH, env.get("PYTHONPATH")) if p
-        )
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (conftest.PACKAGE_PATH, env.get("PYTHONPATH")) if p
+    )
     return subprocess.run(
         [sys.executable, "-m", "solitaire", *args],
         capture_output=True,

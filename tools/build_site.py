@@ -6,9 +6,9 @@ What goes in (see docs/build.md):
 - ``index.html`` and everything under ``web/``: ``web/sw.js`` (stamped),
   ``web/manifest.webmanifest`` and ``web/icons/`` are published at the site root (a service
   worker's and a manifest's scope is their folder), every other ``web/X`` at ``web/X``;
-- every ``py/**/*.py`` under ``py/`` (served, and copied into the interpreter's file system as
+- every ``py/solitaire/**/*.py`` (served, and copied into the interpreter's file system as
   ``solitaire/**`` through the generated PyScript config), and its bytecode for the vendored
-  Pyodide, ``py/**/__pycache__/X.cpython-314.pyc``, compiled by that Pyodide under Node
+  Pyodide, ``py/solitaire/**/__pycache__/X.cpython-314.pyc``, compiled by that Pyodide under Node
   (cached in ``.cache/pyodide-pyc/``; sources only, with a warning, when Node cannot run it);
 - the runtime files the browser really fetches, from the pinned npm packages in
   ``node_modules/``: five Pyodide files in ``vendor/pyodide/`` and PyScript's ``core.js``,
@@ -124,11 +124,12 @@ BOOT_FILES = "pyodide-files.json"
 #: as before the early start; for the start-up benchmarks.
 FILES_BY_BOOT_MODULE = True
 #: The module the page runs (index.html: ``from solitaire.web.app import main``), relative to
-#: py/. pyodide-files.json lists only it and what it imports, transitively.
+#: the package folder. pyodide-files.json lists only it and what it imports, transitively.
 MAIN_MODULE = "web/app.py"
-#: The name of the package that py/ becomes in the interpreter.
+#: The name of our package, and its folder in the repository (and in the site).
 PACKAGE = "solitaire"
-#: Ship our modules precompiled for the vendored Pyodide (``py/**/__pycache__/X.<tag>.pyc``,
+PACKAGE_DIR = "py/solitaire"
+#: Ship our modules precompiled for the vendored Pyodide (``__pycache__/X.<tag>.pyc``,
 #: unchecked-hash pycs, next to the sources in both file maps), so that the page's interpreter
 #: imports them without compiling the sources on every boot (docs/build.md, "Bytecode").
 #: False, or no usable Node at build time: sources only.
@@ -255,12 +256,13 @@ def pyscript_runtime_files(dist: Path, plugins: Iterable[str] = PYSCRIPT_BOOT_PL
 
 
 def python_files(py_dir: Path) -> dict[str, str]:
-    """``{"./py/X.py": "./solitaire/X.py", ...}``: the PyScript ``files`` map for ``py/``."""
+    """``{"./py/solitaire/X.py": "./solitaire/X.py", ...}``: the PyScript ``files`` map for
+    the package folder ``py_dir``."""
     mapping: dict[str, str] = {}
     for path in _walk(py_dir):
         if path.suffix == ".py":
             rel = _rel(path, py_dir)
-            mapping[f"./py/{rel}"] = f"./solitaire/{rel}"
+            mapping[f"./{PACKAGE_DIR}/{rel}"] = f"./{PACKAGE}/{rel}"
     return mapping
 
 
@@ -329,7 +331,7 @@ def import_closure(py_dir: Path, entry: str) -> list[Path]:
 
 def main_python_files(py_dir: Path, files: dict[str, str]) -> dict[str, str]:
     """The part of the ``files`` map that the page needs: ``MAIN_MODULE``'s import closure."""
-    needed = {f"./py/{_rel(p, py_dir)}" for p in import_closure(py_dir, MAIN_MODULE)}
+    needed = {f"./{PACKAGE_DIR}/{_rel(p, py_dir)}" for p in import_closure(py_dir, MAIN_MODULE)}
     return {url: path for url, path in files.items() if url in needed}
 
 
@@ -592,12 +594,12 @@ def _save_pycs(cache: Path, runtime: dict[str, object], pycs: dict[str, bytes]) 
 
 
 def precompile(root: Path, sources: Iterable[Path]) -> Bytecode:
-    """Bytecode of ``sources`` (files under ``root/py``) for the vendored Pyodide, from
+    """Bytecode of ``sources`` (files under ``root/PACKAGE_DIR``) for the vendored Pyodide, from
     PYC_CACHE or compiled by Pyodide under Node; sources only (``Bytecode.note`` says why) when
     that cannot be done. Never a pyc of other source bytes: the cache key holds them."""
     if not PRECOMPILE:
         return Bytecode(note="sources only (PRECOMPILE is off)")
-    py_dir = root / "py"
+    py_dir = root / PACKAGE_DIR
     pyodide_dir = (root / "node_modules" / "pyodide").resolve()
     cache = PYC_CACHE / _pyodide_id(pyodide_dir)
     wanted: dict[Path, str] = {}  # source file -> cache key
@@ -636,7 +638,7 @@ def precompile(root: Path, sources: Iterable[Path]) -> Bytecode:
 
 
 def pyc_url(url: str, cache_tag: str) -> str:
-    """``./py/a/b.py`` -> ``./py/a/__pycache__/b.<cache_tag>.pyc`` (also for FS paths)."""
+    """``./a/b.py`` -> ``./a/__pycache__/b.<cache_tag>.pyc`` (also for FS paths)."""
     folder, _, name = url.rpartition("/")
     return f"{folder}/__pycache__/{name.removesuffix('.py')}.{cache_tag}.pyc"
 
@@ -726,14 +728,14 @@ def _assemble(out: Path, root: Path) -> Site:
         lock = json.loads((pyodide / "pyodide-lock.json").read_text(encoding="utf-8"))
         text = stamp_boot_module(boot_module.read_text(encoding="utf-8"), lock)
         boot_module.write_text(text, encoding="utf-8")
-    files = python_files(root / "py")
+    files = python_files(root / PACKAGE_DIR)
     for url in files:
         rel = url.removeprefix("./")
         _copy(root / rel, out / rel)
         own.append(rel)
-    if not (root / "py" / MAIN_MODULE).is_file():
-        raise BuildError(f"py/{MAIN_MODULE} is missing")
-    page_files = main_python_files(root / "py", files)
+    if not (root / PACKAGE_DIR / MAIN_MODULE).is_file():
+        raise BuildError(f"{PACKAGE_DIR}/{MAIN_MODULE} is missing")
+    page_files = main_python_files(root / PACKAGE_DIR, files)
     bytecode = precompile(root, [root / url.removeprefix("./") for url in files])
     shipped: set[str] = set()
     for src, data in bytecode.pycs.items():

@@ -36,7 +36,7 @@ def pct(values: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(q * len(s)))] if s else float("nan")
 
 
-# Same as solitaire.solve_cli.read_survey, kept here: this script runs without the package.
+# Same as solitaire.cli.solve.read_survey, kept here: this script runs without the package.
 def read(path: Path) -> dict[int, dict]:  # type: ignore[type-arg]
     import json
 

@@ -12,6 +12,7 @@ Build = Literal["same-suit", "alternate-colour", "any-suit"]
 Group = Literal["any-face-up", "sequence"]
 GroupLimit = Literal["none", "free-spaces"]
 EmptyPile = Literal["king", "any"]
+SolverFamily = Literal["yukon", "rail", "freecell"]
 
 
 @dataclass(frozen=True)
@@ -21,6 +22,12 @@ class GameRules:
     ``tableau`` gives, per pile, how many cards are dealt face down and then face up.
     Cards not dealt to the tableau form the stock (when ``stock`` is true), dealt one at a
     time onto the waste with no redeal.
+
+    Everything else about a game hangs off this record too: its names (``name``, and
+    ``short_name`` where space is tight), how the page sizes its cards (``card_plan``: the
+    pile sizes, face down and face up, that the card size is planned for), which solver family
+    searches it (``solver``: a module of ``solitaire.solver``) and what that solver sees that
+    the player does not (``solver_sees``, said with hints).
     """
 
     id: str
@@ -36,6 +43,10 @@ class GameRules:
     cells: int = 0
     stock: bool = False
     summary: str = ""
+    short_name: str = ""
+    card_plan: tuple[int, int] = (6, 12)
+    solver: SolverFamily = "yukon"
+    solver_sees: str = "The solver sees the face-down cards."
 
     @property
     def cards(self) -> int:
@@ -65,6 +76,9 @@ RUSSIAN = GameRules(
     group="any-face-up",
     empty="king",
     summary="Yukon's cousin: build down by suit; any face-up card moves with all on top of it.",
+    short_name="Russian",
+    card_plan=(6, 12),
+    solver="yukon",
 )
 
 DOUBLE_RUSSIAN = GameRules(
@@ -77,6 +91,9 @@ DOUBLE_RUSSIAN = GameRules(
     group="any-face-up",
     empty="king",
     summary="Russian Solitaire with two decks, ten piles and eight foundations.",
+    short_name="Double Russian",
+    card_plan=(9, 14),
+    solver="yukon",
 )
 
 DOUBLE_RAIL = GameRules(
@@ -90,6 +107,10 @@ DOUBLE_RAIL = GameRules(
     empty="any",
     stock=True,
     summary="Five piles and a stock dealt one card at a time, no redeal; build down in any suit.",
+    short_name="Double Rail",
+    card_plan=(0, 14),
+    solver="rail",
+    solver_sees="The solver sees the order of the stock.",
 )
 
 DOUBLE_FREECELL = GameRules(
@@ -105,6 +126,10 @@ DOUBLE_FREECELL = GameRules(
     group_limit="free-spaces",
     empty="any",
     summary="Two decks, ten columns, six free cells; each foundation is built Ace to King twice.",
+    short_name="Double FreeCell",
+    card_plan=(0, 16),
+    solver="freecell",
+    solver_sees="Every card is face up here; the solver sees what you see.",
 )
 
 GAMES: dict[str, GameRules] = {

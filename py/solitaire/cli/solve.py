@@ -16,9 +16,9 @@ import sys
 import time
 from typing import Any
 
-from .position import Position, PositionError
-from .rules import GAMES
-from .solver import UNKNOWN, UNWINNABLE, VERSION, WINNABLE, Result, set_clock, solve
+from ..position import Position, PositionError
+from ..rules import GAMES
+from ..solver import UNKNOWN, UNWINNABLE, VERSION, WINNABLE, Result, set_clock, solve
 
 EXIT = {WINNABLE: 0, UNWINNABLE: 1, UNKNOWN: 3}
 
@@ -37,7 +37,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if args.number is None:
             print("error: give a deal number N after the game", file=sys.stderr)
             return 2
-        from .cli import deal_number
+        from . import deal_number
 
         try:
             number = deal_number(args.number)
@@ -225,7 +225,7 @@ def add_commands(sub: Any) -> None:
 
 
 def _register() -> None:
-    from . import cli
+    from .. import cli
 
     if add_commands not in cli.EXTRA_COMMANDS:
         cli.EXTRA_COMMANDS.append(add_commands)

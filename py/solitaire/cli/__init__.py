@@ -10,9 +10,9 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 
-from .deal import MAX_DEAL
-from .position import deal
-from .rules import GAMES
+from ..deal import MAX_DEAL
+from ..position import deal
+from ..rules import GAMES
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -57,13 +57,12 @@ EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = []  # type:
 
 # Modules that add subcommands when they are there (imported when the parser is built, so that
 # importing the engine never imports them; a missing module is skipped, a broken one is an error).
-OPTIONAL_COMMANDS = ("solve_cli",)
+OPTIONAL_COMMANDS = ("solve",)
 
 
 def _load_optional_commands() -> None:
-    package = __name__.rpartition(".")[0]
     for name in OPTIONAL_COMMANDS:
-        module = f"{package}.{name}"
+        module = f"{__name__}.{name}"
         if importlib.util.find_spec(module) is not None:
             importlib.import_module(module)
 
