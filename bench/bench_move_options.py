@@ -7,7 +7,8 @@ Each variant is the site rebuilt from a copy of the sources with a textual chang
 path's files (solitaire/web/app.py, solitaire/web/board.py, web/style.css); a variant whose
 anchor text is no longer there is skipped, with a message. All pages are open at once and take
 turns every 15 moves of the same random games; the click that makes a move is timed as in
-bench_page.py (pointerdown dispatched -> DOM updated and laid out), with the handler alone in a second column.
+bench_page.py (pointerdown dispatched -> DOM updated and laid out), with the handler alone in a
+second column.
 With ``--baseline-rev REV`` a page built from those files as they were at git revision REV
 (e.g. ``HEAD``: the code before the uncommitted change) comes first and the ratios are taken
 against it; ``--baseline FILE`` does the same with FILE as solitaire/web/app.py only. The
