@@ -12,7 +12,8 @@ site as it was before the snapshot (pyscript.json loading Pyodide itself); "befo
 the site before the early start (Pyodide started by PyScript's loadPyodide() call, the page's
 files fetched by PyScript's files map once Pyodide is up, every PyScript plugin loaded);
 "early-start-only" and "all-plugins" take back one part of it each; "sources-only" ships our
-Python sources without their precompiled bytecode (build_site.PRECOMPILE); "before-board-html"
+Python sources without their precompiled bytecode (``build_site.build(bytecode=False)``);
+"before-board-html"
 is the site with the board built element by element as before (BEFORE_BOARD_HTML);
 "lock+error-plugin" the site as before 2026-11-21 21:00, when the page still fetched Pyodide's
 lock file and PyScript's error plugin at boot (BEFORE_BOOT_TRIMS); "snapshot-lookup" looks for a
@@ -32,6 +33,8 @@ See docs/performance.md.
 from __future__ import annotations
 
 import argparse
+import functools
+import json
 import re
 import subprocess
 import sys
@@ -42,6 +45,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _benchlib as lib
+
+from solitaire.rules import GAMES
 
 REAL = "./#russian/1"
 
@@ -192,12 +197,16 @@ def _bobbing_boot_card(html: str, steps: int = 0) -> str:
 
 #: PyScript's files map fetches the page's files once Pyodide is up, and every PyScript plugin
 #: is loaded (before the early start).
-PYSCRIPT_FILES_ALL_PLUGINS = {"FILES_BY_BOOT_MODULE": False, "PYSCRIPT_PLUGINS_OFF": ()}
+PYSCRIPT_FILES_ALL_PLUGINS = {"PYSCRIPT_PLUGINS_OFF": ()}
 #: The page loads Pyodide itself, as before web/pyodide-boot.mjs (no memory snapshot).
-NO_SNAPSHOT = {
-    "MAIN_INTERPRETER_URL": "./vendor/pyodide/pyodide.mjs",
-    "FILES_BY_BOOT_MODULE": False,
-}
+NO_SNAPSHOT = {"MAIN_INTERPRETER_URL": "./vendor/pyodide/pyodide.mjs"}
+#: The site built with our Python sources only (lib.variant_site sets these names on
+#: build_site while it builds: here build() itself, with its keyword).
+SOURCES_ONLY = {"build": functools.partial(lib.build_site.build, bytecode=False)}
+#: The variants whose page gets its Python files from pyscript.json's ``files`` map, fetched by
+#: PyScript once Pyodide is up, as before the early start (the build writes them into
+#: pyodide-files.json, for web/pyodide-boot.mjs): _files_in_pyscript_json after the build.
+FILES_IN_PYSCRIPT_JSON = frozenset({"no-snapshot", "before-early-start", "early-start-only"})
 SNAPSHOT_SAVED = lib.SNAPSHOT_SAVED
 
 
@@ -217,6 +226,18 @@ BEFORE_BOOT_TRIMS = {
         lib.build_site.PYSCRIPT_CORE_PATCH[2],
     ),
 }
+
+
+def _files_in_pyscript_json(site: Path) -> None:
+    """The built ``site`` with the page's files map moved from pyodide-files.json (left empty)
+    into pyscript.json. Same files, so sw.js's precache list still holds; its cache version is
+    not recomputed (each variant is served from an origin of its own)."""
+    boot_files = site / lib.build_site.BOOT_FILES
+    config_file = site / "pyscript.json"
+    config = json.loads(config_file.read_text(encoding="utf-8"))
+    config["files"] = json.loads(boot_files.read_text(encoding="utf-8"))
+    config_file.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+    boot_files.write_text("{}\n", encoding="utf-8")
 
 
 def _fetching_lock_file(boot_module: str) -> str:
@@ -263,7 +284,7 @@ def variants() -> dict[str, Callable[[], tuple[dict[str, str | None], dict[str, 
     """name -> () -> (changed files, build_site constants, extra JS condition before warm)."""
     return {
         "as-built": lambda: ({}, {}, SNAPSHOT_SAVED),
-        "sources-only": lambda: ({}, {"PRECOMPILE": False}, SNAPSHOT_SAVED),
+        "sources-only": lambda: ({}, SOURCES_ONLY, SNAPSHOT_SAVED),
         "before-board-html": lambda: (
             {path: _at(BEFORE_BOARD_HTML, path) for path in BOARD_HTML_FILES},
             {},
@@ -398,7 +419,7 @@ def cold_boot(
 
 def play_a_little(page: Any) -> None:
     """The warm page must play: 15 moves of each game (raises if the board does not follow)."""
-    for game in ("russian", "double-russian", "double-rail", "double-freecell"):
+    for game in GAMES:
         lib.play_in_page(page, lib.plan_moves(game, 15, 7), False)
 
 
@@ -440,6 +461,8 @@ def main(argv: list[str] | None = None) -> int:
         for name in names:
             changes, constants, warm_js = table[name]()
             site = stack.enter_context(lib.variant_site(changes, constants))
+            if name in FILES_IN_PYSCRIPT_JSON:
+                _files_in_pyscript_json(site)
             server = stack.enter_context(lib.SiteServer(site))
             servers[name] = (server.url, warm_js)
         bare_url = servers["as-built"][0]

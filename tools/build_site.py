@@ -3,7 +3,10 @@
 
 What goes in (see docs/build.md):
 
-- ``index.html`` and everything under ``web/``: ``web/sw.js`` (stamped),
+- ``index.html`` with the games' names, the game list (``<select>`` options) and the rules tabs
+  and sections filled in from the game table, ``solitaire.rules.GAMES`` (its placeholders,
+  ``<!-- build: NAME -->``: PAGE_PARTS);
+- everything under ``web/``: ``web/sw.js`` (stamped),
   ``web/manifest.webmanifest`` and ``web/icons/`` are published at the site root (a service
   worker's and a manifest's scope is their folder), every other ``web/X`` at ``web/X``;
 - every ``py/solitaire/**/*.py`` (served, and copied into the interpreter's file system as
@@ -21,7 +24,7 @@ What goes in (see docs/build.md):
   module and every Python file in PyScript's ``files`` map);
 - ``sw.js`` with the cache version (a hash of every other file) and the precache list.
 
-Usage: ``python tools/build_site.py [--out DIR] [--quiet]``.
+Usage: ``python tools/build_site.py [--out DIR] [--quiet] [--list] [--no-bytecode]``.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ import argparse
 import ast
 import contextlib
 import hashlib
+import html
 import json
 import os
 import re
@@ -46,6 +50,10 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
+# The game table: solitaire.rules of this checkout (standard library only, like this script).
+if str(ROOT / "py") not in sys.path:
+    sys.path.insert(0, str(ROOT / "py"))
+from solitaire.rules import GAMES, GameRules  # noqa: E402
 
 #: Files of the ``pyodide`` npm package that the browser fetches on every boot.
 PYODIDE_FILES = (
@@ -120,20 +128,12 @@ MAIN_INTERPRETER_URL = "./web/pyodide-boot.mjs"
 #: them while Pyodide starts (not by PyScript's ``files`` map, which fetches them only once the
 #: interpreter is up). Same format as a ``files`` map; at the site root.
 BOOT_FILES = "pyodide-files.json"
-#: False: the page's files in pyscript.json's ``files`` map instead (and an empty BOOT_FILES),
-#: as before the early start; for the start-up benchmarks.
-FILES_BY_BOOT_MODULE = True
 #: The module the page runs (index.html: ``from solitaire.web.app import main``), relative to
 #: the package folder. pyodide-files.json lists only it and what it imports, transitively.
 MAIN_MODULE = "web/app.py"
 #: The name of our package, and its folder in the repository (and in the site).
 PACKAGE = "solitaire"
 PACKAGE_DIR = "py/solitaire"
-#: Ship our modules precompiled for the vendored Pyodide (``__pycache__/X.<tag>.pyc``,
-#: unchecked-hash pycs, next to the sources in both file maps), so that the page's interpreter
-#: imports them without compiling the sources on every boot (docs/build.md, "Bytecode").
-#: False, or no usable Node at build time: sources only.
-PRECOMPILE = True
 #: The Node.js that runs the pinned Pyodide at build time to compile them
 #: (``$SOLITAIRE_BUILD_NODE``, default ``node`` on the PATH).
 NODE = os.environ.get("SOLITAIRE_BUILD_NODE", "node")
@@ -421,6 +421,133 @@ def check_plugins_off(html: str, page: str, plugins_off: Iterable[str]) -> None:
         )
 
 
+# ----------------------------------------------------------------------------- the game table
+
+#: What the build writes into index.html from the game table, in the table's order: the
+#: placeholder ``<!-- build: NAME -->`` for each NAME here must occur exactly once. A placeholder
+#: alone on its line becomes lines at its indentation; one inside a line (an attribute, the
+#: title) becomes text.
+PAGE_PARTS = {
+    "game names": "the games' full names, as a list in words (the meta description)",
+    "game short names": "the games' short names, comma-separated (the title)",
+    "game options": "the game list: an <option> per game in <select id=game-select>",
+    "rules tabs": "a rules-of button per game in the rules dialog's tabs",
+    "rules": "a <section data-rules=ID> per game in the rules dialog",
+}
+_PLACEHOLDER = re.compile(r"<!-- build: ([^>]*?) -->")
+#: RulesText's inline marks, in the order they are read.
+_INLINE_MARKS = (("**", "b"), ("*", "i"), ("^", "sup"))
+
+
+def inline_html(text: str) -> str:
+    """A RulesText string as HTML: escaped, with ``**bold**``, ``*italic*``, ``^superscript^``."""
+    out = html.escape(text, quote=False)
+    for mark, tag in _INLINE_MARKS:
+        out = re.sub(f"{re.escape(mark)}(.+?){re.escape(mark)}", rf"<{tag}>\1</{tag}>", out)
+    if "*" in out or "^" in out:
+        raise BuildError(f"unmatched * or ^ in the rules text {text!r}")
+    return out
+
+
+def _attr(value: str) -> str:
+    return html.escape(value, quote=True)
+
+
+def _in_words(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _check_game(game: GameRules) -> None:
+    """Every descriptive field the page shows is filled (else the build says which)."""
+    text = game.rules_text
+    empty = [
+        name
+        for name, value in (
+            ("name", game.name),
+            ("short_name", game.short_name),
+            ("rules_text.intro", text.intro),
+            ("rules_text.deal", text.deal),
+            ("rules_text.play", text.play),
+        )
+        if not value
+    ]
+    if empty:
+        raise BuildError(f"solitaire.rules: game {game.id!r} has no {', '.join(empty)}")
+
+
+def rules_section(game: GameRules) -> list[str]:
+    """The rules dialog's section of ``game`` (lines, indented two spaces per level)."""
+    text = game.rules_text
+    lines = [
+        f'<section data-rules="{_attr(game.id)}">',
+        f"  <h3>{html.escape(game.name, quote=False)}</h3>",
+        f"  <p>{inline_html(text.intro)}</p>",
+        "  <h4>The deal</h4>",
+        f"  <p>{inline_html(text.deal)}</p>",
+        "  <h4>Play</h4>",
+        "  <ul>",
+        *(f"    <li>{inline_html(item)}</li>" for item in text.play),
+        "  </ul>",
+    ]
+    if text.other_programs:
+        lines += [
+            "  <h4>Where other programs differ</h4>",
+            f"  <p>{inline_html(text.other_programs)}</p>",
+        ]
+    return [*lines, "</section>"]
+
+
+def page_parts(games: Iterable[GameRules]) -> dict[str, list[str]]:
+    """PAGE_PARTS' HTML (lines) for ``games``, in their order."""
+    table = list(games)
+    if not table:
+        raise BuildError("solitaire.rules.GAMES is empty")
+    for game in table:
+        _check_game(game)
+    short = [html.escape(g.short_name, quote=False) for g in table]
+    return {
+        "game names": [_attr(_in_words([g.name for g in table]))],
+        "game short names": [", ".join(short)],
+        "game options": [
+            f'<option value="{_attr(g.id)}" title="{_attr(g.name)}">{s}</option>'
+            for g, s in zip(table, short, strict=True)
+        ],
+        "rules tabs": [
+            f'<button type="button" data-action="rules-of" data-game="{_attr(g.id)}">{s}</button>'
+            for g, s in zip(table, short, strict=True)
+        ],
+        "rules": [line for g in table for line in rules_section(g)],
+    }
+
+
+def render_page(text: str, games: Iterable[GameRules], page: str = "index.html") -> str:
+    """``text`` (index.html) with every PAGE_PARTS placeholder filled from ``games``."""
+    for name, lines in page_parts(games).items():
+        mark = f"<!-- build: {name} -->"
+        found = text.count(mark)
+        if found != 1:
+            raise BuildError(
+                f"{page} must hold the placeholder {mark} exactly once (found {found}): the "
+                f"build replaces it with {PAGE_PARTS[name]}, from solitaire.rules.GAMES"
+            )
+        alone = re.search(rf"^([ \t]*){re.escape(mark)}[ \t]*$", text, re.M)
+        if alone:
+            indent = alone.group(1)
+            block = "\n".join(indent + line for line in lines)
+            text = text[: alone.start()] + block + text[alone.end() :]
+        else:
+            text = text.replace(mark, " ".join(lines))
+    unknown = sorted(set(_PLACEHOLDER.findall(text)))
+    if unknown:
+        raise BuildError(
+            f"{page}: unknown build placeholders {unknown} (known: {list(PAGE_PARTS)})"
+        )
+    return text
+
+
+# ----------------------------------------------------------------------------- PyScript
+
+
 def patch_pyscript_core(name: str, data: bytes) -> bytes:
     """PyScript file ``name`` as shipped: PYSCRIPT_CORE_PATCH (and, with PYSCRIPT_LAZY_PACKAGE,
     PYSCRIPT_IMPORT_PATCH) applied to the core chunk."""
@@ -597,8 +724,6 @@ def precompile(root: Path, sources: Iterable[Path]) -> Bytecode:
     """Bytecode of ``sources`` (files under ``root/PACKAGE_DIR``) for the vendored Pyodide, from
     PYC_CACHE or compiled by Pyodide under Node; sources only (``Bytecode.note`` says why) when
     that cannot be done. Never a pyc of other source bytes: the cache key holds them."""
-    if not PRECOMPILE:
-        return Bytecode(note="sources only (PRECOMPILE is off)")
     py_dir = root / PACKAGE_DIR
     pyodide_dir = (root / "node_modules" / "pyodide").resolve()
     cache = PYC_CACHE / _pyodide_id(pyodide_dir)
@@ -661,16 +786,29 @@ def build(
     root: Path = ROOT,
     *,
     require_index: bool = True,
+    bytecode: bool = True,
 ) -> Site:
-    """Build the site into ``out`` (default ``root/_site``), replacing what was there.
+    """Build the site into ``out`` (default ``root/_site``) from the sources in ``root``,
+    replacing what was there.
+
+    ``require_index``: fail when ``root/index.html`` is missing (else the site has no page).
+    ``bytecode``: ship our modules precompiled for the vendored Pyodide
+    (``__pycache__/X.<tag>.pyc``, unchecked-hash pycs, next to the sources in both file maps),
+    so that the page's interpreter imports them without compiling the sources on every boot
+    (docs/build.md, "Bytecode"); sources only when false (``--no-bytecode``) or when Node cannot
+    run the pinned Pyodide. The game table is this checkout's ``solitaire.rules.GAMES``.
 
     The site is assembled in a sibling folder and swapped in at the end, so that a server or a
     test run using ``out`` never sees a half-built site.
     """
     out = (out or root / "_site").resolve()
-    _check_pins(root)
-    if require_index and not (root / "index.html").is_file():
+    index = root / "index.html"
+    if require_index and not index.is_file():
         raise BuildError("index.html is missing")
+    page = (
+        render_page(index.read_text(encoding="utf-8"), GAMES.values()) if index.is_file() else None
+    )
+    _check_pins(root)
     if not (root / "web" / "sw.js").is_file():
         raise BuildError("web/sw.js is missing")
     tmp = out.with_name(f"{out.name}.tmp-{os.getpid()}")
@@ -678,7 +816,7 @@ def build(
     if tmp.exists():
         shutil.rmtree(tmp)
     try:
-        site = _assemble(tmp, root)
+        site = _assemble(tmp, root, page, bytecode)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
@@ -690,9 +828,9 @@ def build(
     return site
 
 
-def _assemble(out: Path, root: Path) -> Site:
+def _assemble(out: Path, root: Path, page: str | None, bytecode_wanted: bool) -> Site:
+    """The site in ``out`` (a new folder); ``page``: index.html as rendered (None: no page)."""
     out.mkdir(parents=True)
-    index = root / "index.html"
 
     runtime: list[str] = []
     pyodide = root / "node_modules" / "pyodide"
@@ -713,8 +851,8 @@ def _assemble(out: Path, root: Path) -> Site:
         runtime.append(f"vendor/pyscript/{name}")
 
     own: list[str] = []
-    if index.is_file():
-        _copy(index, out / "index.html")
+    if page is not None:
+        (out / "index.html").write_text(page, encoding="utf-8")
         own.append("index.html")
     for path in _walk(root / "web"):
         rel = _rel(path, root / "web")
@@ -736,7 +874,12 @@ def _assemble(out: Path, root: Path) -> Site:
     if not (root / PACKAGE_DIR / MAIN_MODULE).is_file():
         raise BuildError(f"{PACKAGE_DIR}/{MAIN_MODULE} is missing")
     page_files = main_python_files(root / PACKAGE_DIR, files)
-    bytecode = precompile(root, [root / url.removeprefix("./") for url in files])
+    sources = [root / url.removeprefix("./") for url in files]
+    bytecode = (
+        precompile(root, sources)
+        if bytecode_wanted
+        else Bytecode(note="sources only (bytecode=False)")
+    )
     shipped: set[str] = set()
     for src, data in bytecode.pycs.items():
         url = pyc_url(f"./{_rel(src, root)}", bytecode.cache_tag)
@@ -748,13 +891,9 @@ def _assemble(out: Path, root: Path) -> Site:
     if bytecode.note.startswith("sources only:"):
         print(f"build_site: warning: {bytecode.note}", file=sys.stderr)
     configs = {
-        "pyscript.json": pyscript_config(
-            None if FILES_BY_BOOT_MODULE else page_files,
-            MAIN_INTERPRETER_URL,
-            PYSCRIPT_PLUGINS_OFF,
-        ),
+        "pyscript.json": pyscript_config(None, MAIN_INTERPRETER_URL, PYSCRIPT_PLUGINS_OFF),
         "pyscript-worker.json": pyscript_config(with_bytecode(files, shipped, bytecode.cache_tag)),
-        BOOT_FILES: page_files if FILES_BY_BOOT_MODULE else {},
+        BOOT_FILES: page_files,
     }
     for name, config in configs.items():
         (out / name).write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
@@ -762,9 +901,9 @@ def _assemble(out: Path, root: Path) -> Site:
     for url in (MAIN_INTERPRETER_URL, INTERPRETER_URL):
         if not (out / url).is_file():
             raise BuildError(f"interpreter {url} is not a file of the site")
-    if index.is_file():
+    if page is not None:
         check_page(out, "index.html")
-        check_plugins_off(index.read_text(encoding="utf-8"), "index.html", PYSCRIPT_PLUGINS_OFF)
+        check_plugins_off(page, "index.html", PYSCRIPT_PLUGINS_OFF)
     # GitHub Pages: serve files as they are (no Jekyll processing).
     (out / ".nojekyll").write_text("", encoding="utf-8")
 
@@ -817,11 +956,8 @@ def main(argv: list[str] | None = None) -> int:
         "--no-bytecode", action="store_true", help="ship the Python sources only (no .pyc)"
     )
     args = parser.parse_args(argv)
-    if args.no_bytecode:
-        global PRECOMPILE
-        PRECOMPILE = False
     try:
-        site = build(args.out)
+        site = build(args.out, bytecode=not args.no_bytecode)
     except BuildError as exc:
         print(f"build_site: error: {exc}", file=sys.stderr)
         return 1

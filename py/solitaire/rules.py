@@ -1,6 +1,8 @@
 """The four games as data: one generic engine reads these descriptions.
 
-Adding a game means adding a ``GameRules`` value here (and its tests), not new engine code.
+Adding a game means adding a ``GameRules`` value here (and its tests), not new engine code:
+the page's game list and rules pages (tools/build_site.py), the board's card size, the solver,
+the tools and the benchmarks all read ``GAMES``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,26 @@ SolverFamily = Literal["yukon", "rail", "freecell"]
 
 
 @dataclass(frozen=True)
+class RulesText:
+    """A game's rules as the rules page tells them (tools/build_site.py renders them into
+    index.html under the game's ``name``, with the headings "The deal", "Play" and "Where other
+    programs differ").
+
+    Plain text, rendered escaped, with three inline marks: ``**bold**``, ``*italic*`` and
+    ``^superscript^``.
+    """
+
+    #: What the game is: decks, goal, foundations (a paragraph).
+    intro: str = ""
+    #: The deal: piles, cards face down and up, stock (a paragraph).
+    deal: str = ""
+    #: How cards move (list items).
+    play: tuple[str, ...] = ()
+    #: How other programs' versions of the game differ from ours (a paragraph; may be empty).
+    other_programs: str = ""
+
+
+@dataclass(frozen=True)
 class GameRules:
     """A game's layout and rules.
 
@@ -26,8 +48,9 @@ class GameRules:
     Everything else about a game hangs off this record too: its names (``name``, and
     ``short_name`` where space is tight), how the page sizes its cards (``card_plan``: the
     pile sizes, face down and face up, that the card size is planned for), which solver family
-    searches it (``solver``: a module of ``solitaire.solver``) and what that solver sees that
-    the player does not (``solver_sees``, said with hints).
+    searches it (``solver``: a module of ``solitaire.solver``), what that solver sees that
+    the player does not (``solver_sees``, said with hints) and the rules page's text
+    (``rules_text``).
     """
 
     id: str
@@ -47,6 +70,7 @@ class GameRules:
     card_plan: tuple[int, int] = (6, 12)
     solver: SolverFamily = "yukon"
     solver_sees: str = "The solver sees the face-down cards."
+    rules_text: RulesText = RulesText()
 
     @property
     def cards(self) -> int:
@@ -79,6 +103,27 @@ RUSSIAN = GameRules(
     short_name="Russian",
     card_plan=(6, 12),
     solver="yukon",
+    rules_text=RulesText(
+        intro="One deck. The goal is to build all 52 cards onto the four foundations, up by suit"
+        " from Ace to King.",
+        deal="Seven tableau piles. The first pile gets one card, face up. Each other pile *k*"
+        " (2 to 7) gets *k*−1 cards face down and then five face up: 21 cards face down,"
+        " 31 face up. There is no stock.",
+        play=(
+            (
+                "Foundations: any Ace starts any empty foundation; each is built up in its suit to"
+                " the King. Only the top card of a pile goes to a foundation, one card at a time,"
+                " and nothing comes back."
+            ),
+            "Tableau: a card goes on a card **one rank higher of the same suit** (7♠ on 8♠).",
+            (
+                "**Any face-up card** may be moved together with all the cards on top of it, in"
+                " whatever order they are, provided that card fits where it goes."
+            ),
+            "Only a King, with whatever is on top of it, may fill an empty pile.",
+            "A face-down card left on top of a pile turns face up at once, as part of the move.",
+        ),
+    ),
 )
 
 DOUBLE_RUSSIAN = GameRules(
@@ -94,6 +139,23 @@ DOUBLE_RUSSIAN = GameRules(
     short_name="Double Russian",
     card_plan=(9, 14),
     solver="yukon",
+    rules_text=RulesText(
+        intro="Two decks (104 cards). Build all of them onto eight foundations, each up by suit"
+        " from Ace to King.",
+        deal="Ten tableau piles. The first gets five cards, all face up. Each other pile *k*"
+        " (2 to 10) gets *k*−1 cards face down and then six face up: 45 face down, 59 face up."
+        " There is no stock.",
+        play=(
+            (
+                "Exactly as Russian Solitaire: build down in the same suit; any face-up card moves"
+                " with everything on top of it; only a King fills an empty pile."
+            ),
+            "Any Ace starts any empty foundation; no foundation holds more than 13 cards.",
+            "The two copies of a card play identically.",
+        ),
+        other_programs="PySolFC deals Double Russian with six face-up cards on the first pile"
+        " and eight face-down cards on the tenth, and fixes two foundations per suit.",
+    ),
 )
 
 DOUBLE_RAIL = GameRules(
@@ -111,6 +173,27 @@ DOUBLE_RAIL = GameRules(
     card_plan=(0, 14),
     solver="rail",
     solver_sees="The solver sees the order of the stock.",
+    rules_text=RulesText(
+        intro="Two decks. Build all 104 cards onto eight foundations, each up by suit from Ace"
+        " to King.",
+        deal="Five tableau piles of one face-up card each. The other 99 cards form the stock,"
+        " face down; the waste starts empty.",
+        play=(
+            (
+                "Click the stock to deal **one** card face up onto the waste, at any time. There"
+                " is **no redeal**: an empty stock stays empty."
+            ),
+            "Only the top card of the waste plays, to a foundation or a tableau pile.",
+            "Tableau: a card goes on a card **one rank higher, of any suit**.",
+            (
+                "A card moves with the cards on top of it only if they descend one rank at a time"
+                " (any suits); any such run, whole or its top part, may move."
+            ),
+            "**Any** card or run may fill an empty pile.",
+        ),
+        other_programs="PySolFC's Double Rail turns the first stock card face up at the start"
+        " and lets foundation cards be played back to the tableau.",
+    ),
 )
 
 DOUBLE_FREECELL = GameRules(
@@ -130,6 +213,32 @@ DOUBLE_FREECELL = GameRules(
     card_plan=(0, 16),
     solver="freecell",
     solver_sees="Every card is face up here; the solver sees what you see.",
+    rules_text=RulesText(
+        intro="Two decks. Build all 104 cards onto four foundations, one per suit, each built"
+        " from Ace to King **twice** (after the King, an Ace of the same suit, then 2 to King"
+        " again: 26 cards).",
+        deal="Ten columns, all face up: columns 1 to 4 get 11 cards, columns 5 to 10 get 10."
+        " Six free cells start empty; nothing starts on the foundations.",
+        play=(
+            (
+                "Tableau: a card goes on a card one rank higher **of the other colour** (red on"
+                " black, black on red)."
+            ),
+            (
+                "Free cells: any top card may go to an empty cell; a cell's card may go to a"
+                " foundation or onto a column where it fits."
+            ),
+            (
+                "A run (descending, alternating colours) moves as one move of up to (empty free"
+                " cells + 1) × 2^empty columns^ cards; when the run goes to an empty column, that"
+                " column does not count."
+            ),
+            "Any card, or any run within that limit, may fill an empty column.",
+        ),
+        other_programs="PySolFC (game 264) and Pretty Good Solitaire's Double FreeCell put four"
+        " Aces on the foundations at the start and deal ten columns of ten cards; their “Double"
+        " FreeCell (Traditional)” uses this deal with eight cells and eight foundations.",
+    ),
 )
 
 GAMES: dict[str, GameRules] = {

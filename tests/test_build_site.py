@@ -1,0 +1,220 @@
+"""tools/build_site.py writes the page's game list and rules pages from the game table
+(solitaire.rules.GAMES) into index.html's placeholders, and fails without them. Pure CPython:
+the rest of the build (runtime, bytecode, service worker) is tested by e2e/test_harness.py."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from solitaire.rules import GAMES, GameRules, RulesText
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT / "tools") not in sys.path:
+    sys.path.insert(0, str(ROOT / "tools"))
+
+import build_site  # noqa: E402
+
+VOID = frozenset({"meta", "link", "input", "br", "img", "source", "hr"})
+
+
+@dataclasses.dataclass
+class Element:
+    tag: str
+    attrs: dict[str, str | None]
+    children: list[Element | str] = dataclasses.field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return "".join(c if isinstance(c, str) else c.text for c in self.children)
+
+    @property
+    def inner(self) -> str:
+        """The content as HTML again (attributes dropped: enough for inline marks)."""
+        return "".join(
+            c if isinstance(c, str) else f"<{c.tag}>{c.inner}</{c.tag}>" for c in self.children
+        )
+
+    def iter(self) -> list[Element]:
+        found = [self]
+        for c in self.children:
+            if isinstance(c, Element):
+                found += c.iter()
+        return found
+
+    def find_all(self, tag: str, **attrs: str) -> list[Element]:
+        return [
+            e
+            for e in self.iter()
+            if e.tag == tag and all(e.attrs.get(k.replace("_", "-")) == v for k, v in attrs.items())
+        ]
+
+    def one(self, tag: str, **attrs: str) -> Element:
+        (found,) = self.find_all(tag, **attrs)
+        return found
+
+
+class _Tree(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = Element("#document", {})
+        self.stack = [self.root]
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        element = Element(tag, dict(attrs))
+        self.stack[-1].children.append(element)
+        if tag not in VOID:
+            self.stack.append(element)
+
+    def handle_endtag(self, tag: str) -> None:
+        assert self.stack[-1].tag == tag, f"</{tag}> closes <{self.stack[-1].tag}>"
+        self.stack.pop()
+
+    def handle_data(self, data: str) -> None:
+        self.stack[-1].children.append(data)
+
+
+def parse(html: str) -> Element:
+    tree = _Tree()
+    tree.feed(html)
+    tree.close()
+    assert tree.stack == [tree.root], "unclosed elements"
+    return tree.root
+
+
+def squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.fixture(scope="module")
+def page() -> str:
+    return build_site.render_page((ROOT / "index.html").read_text(encoding="utf-8"), GAMES.values())
+
+
+def test_the_game_list_has_every_game_once(page: str) -> None:
+    select = parse(page).one("select", id="game-select")
+    options = select.find_all("option")
+    assert [o.attrs["value"] for o in options] == list(GAMES)
+    for option, game in zip(options, GAMES.values(), strict=True):
+        assert option.text == game.short_name
+        assert option.attrs["title"] == game.name
+
+
+def test_the_rules_tabs_have_every_game_once(page: str) -> None:
+    dialog = parse(page).one("dialog", id="dlg-rules")
+    tabs = dialog.one("div", **{"class": "rules-tabs"}).find_all("button")
+    assert [t.attrs["data-game"] for t in tabs] == list(GAMES)
+    for tab, game in zip(tabs, GAMES.values(), strict=True):
+        assert tab.attrs["type"] == "button"
+        assert tab.attrs["data-action"] == "rules-of"
+        assert tab.text == game.short_name
+
+
+def test_the_rules_sections_have_every_game_once_with_its_text(page: str) -> None:
+    dialog = parse(page).one("dialog", id="dlg-rules")
+    sections = [s for s in dialog.find_all("section") if "data-rules" in s.attrs]
+    assert [s.attrs["data-rules"] for s in sections] == list(GAMES)
+    # After them, the hand-written part for every game.
+    assert dialog.find_all("section")[len(GAMES)].attrs.get("class") == "rules-common"
+    for section, game in zip(sections, GAMES.values(), strict=True):
+        text = game.rules_text
+        assert section.one("h3").text == game.name
+        headings = [h.text for h in section.find_all("h4")]
+        assert headings == ["The deal", "Play"] + (
+            ["Where other programs differ"] if text.other_programs else []
+        )
+        paragraphs = [build_site.inline_html(p) for p in (text.intro, text.deal)]
+        if text.other_programs:
+            paragraphs.append(build_site.inline_html(text.other_programs))
+        assert [p.inner for p in section.find_all("p")] == paragraphs
+        items = section.one("ul").find_all("li")
+        assert [i.inner for i in items] == [build_site.inline_html(t) for t in text.play]
+
+
+def test_the_title_and_description_name_every_game(page: str) -> None:
+    doc = parse(page)
+    title = doc.one("title").text
+    description = doc.one("meta", name="description").attrs["content"] or ""
+    for game in GAMES.values():
+        assert game.short_name in title
+        assert game.name in description
+    assert "<!-- build:" not in page
+
+
+def test_the_inline_marks_are_rendered_and_the_rest_escaped() -> None:
+    assert build_site.inline_html("a **b** *c*−1 × 2^n^ <x> & “y”") == (
+        "a <b>b</b> <i>c</i>−1 × 2<sup>n</sup> &lt;x&gt; &amp; “y”"
+    )
+    for bad in ("an *odd mark", "a **bold* one", "2^n"):
+        with pytest.raises(build_site.BuildError, match="unmatched"):
+            build_site.inline_html(bad)
+
+
+def test_the_parts_keep_the_placeholders_indentation() -> None:
+    html = (
+        "<title>S: <!-- build: game short names --></title><meta content="
+        '"<!-- build: game names -->">\n<select>\n    <!-- build: game options -->\n</select>\n'
+        "  <!-- build: rules tabs -->\n<!-- build: rules -->\n"
+    )
+    one = list(GAMES.values())[:1]
+    out = build_site.render_page(html, one)
+    game = one[0]
+    assert f"<title>S: {game.short_name}</title>" in out
+    assert f'<meta content="{game.name}">' in out
+    assert f'\n    <option value="{game.id}" title="{game.name}">' in out
+    assert f'\n  <button type="button" data-action="rules-of" data-game="{game.id}">' in out
+    assert f'\n<section data-rules="{game.id}">\n  <h3>' in out
+    two = list(GAMES.values())[:2]
+    assert f"{two[0].name} and {two[1].name}" in build_site.render_page(html, two)
+
+
+def _source_root(tmp_path: Path, index: str) -> Path:
+    root = tmp_path / "src"
+    root.mkdir()
+    (root / "index.html").write_text(index, encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize("name", list(build_site.PAGE_PARTS))
+def test_a_missing_placeholder_fails_the_build(tmp_path: Path, name: str) -> None:
+    mark = f"<!-- build: {name} -->"
+    index = (ROOT / "index.html").read_text(encoding="utf-8")
+    assert index.count(mark) == 1
+    root = _source_root(tmp_path, index.replace(mark, ""))
+    message = f"index.html must hold the placeholder {mark} exactly once (found 0)"
+    with pytest.raises(build_site.BuildError, match=re.escape(message)):
+        build_site.build(tmp_path / "site", root=root)
+    assert not (tmp_path / "site").exists()
+
+
+def test_a_doubled_or_unknown_placeholder_fails_the_build(tmp_path: Path) -> None:
+    index = (ROOT / "index.html").read_text(encoding="utf-8")
+    mark = "<!-- build: rules -->"
+    with pytest.raises(build_site.BuildError, match=re.escape(f"{mark} exactly once (found 2)")):
+        build_site.render_page(index.replace(mark, mark + mark), GAMES.values())
+    with pytest.raises(build_site.BuildError, match="unknown build placeholders"):
+        build_site.render_page(index + "<!-- build: rulez -->", GAMES.values())
+
+
+def test_a_game_without_its_rules_text_fails_the_build() -> None:
+    index = (ROOT / "index.html").read_text(encoding="utf-8")
+    bare: GameRules = dataclasses.replace(GAMES["russian"], rules_text=RulesText(), short_name="")
+    games = [bare, *list(GAMES.values())[1:]]
+    with pytest.raises(
+        build_site.BuildError,
+        match=r"'russian' has no short_name, rules_text.intro, rules_text.deal, rules_text.play",
+    ):
+        build_site.render_page(index, games)
+
+
+def test_the_build_has_no_experiment_switches() -> None:
+    """Variants of the build for benchmarks live in the benchmarks; the bytecode switch is a
+    parameter of build() (``--no-bytecode``)."""
+    for name in ("FILES_BY_BOOT_MODULE", "PRECOMPILE"):
+        assert not hasattr(build_site, name)
+    assert build_site.build.__kwdefaults__ == {"require_index": True, "bytecode": True}
