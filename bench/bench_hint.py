@@ -38,8 +38,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _benchlib as lib
 
 from solitaire.game import Game
+from solitaire.rules import GAMES
 
-GAMES = ["russian", "double-russian", "double-rail", "double-freecell"]
 MOVES_IN = (8, 20, 40)  # moves played before the hint, in turn
 TARGET_S = 2.0
 TARGET_SHARE = 0.90

@@ -38,7 +38,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _benchlib as lib
 
-GAMES = ["russian", "double-russian", "double-rail", "double-freecell"]
+from solitaire.rules import GAMES
+
 REAL = "./#russian/1"
 BARE = "bench/bare.html"
 JS_BOARD = "bench/js_board.html"

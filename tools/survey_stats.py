@@ -17,8 +17,10 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-GAMES = ("russian", "double-russian", "double-rail", "double-freecell")
+if str(ROOT / "py") not in sys.path:  # a checkout tool: the package need not be installed
+    sys.path.insert(0, str(ROOT / "py"))
+from solitaire.cli.solve import read_survey  # noqa: E402
+from solitaire.rules import GAMES  # noqa: E402
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -36,21 +38,6 @@ def pct(values: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(q * len(s)))] if s else float("nan")
 
 
-# Same as solitaire.cli.solve.read_survey, kept here: this script runs without the package.
-def read(path: Path) -> dict[int, dict]:  # type: ignore[type-arg]
-    import json
-
-    records: dict[int, dict] = {}  # type: ignore[type-arg]
-    with path.open(encoding="utf-8") as f:
-        for line in f:
-            try:
-                rec = json.loads(line)
-                records[int(rec["deal"])] = rec
-            except (ValueError, KeyError, TypeError):
-                continue
-    return records
-
-
 def main(argv: list[str]) -> int:
     games = argv or list(GAMES)
     print(
@@ -62,7 +49,7 @@ def main(argv: list[str]) -> int:
         path = ROOT / "survey" / f"{game}.jsonl"
         if not path.exists():
             continue
-        recs = read(path)
+        recs = read_survey(str(path))
         n = len(recs)
         c = Counter(r["result"] for r in recs.values())
         w, u, k = c["winnable"], c["unwinnable"], c["unknown"]
