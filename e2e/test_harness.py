@@ -185,12 +185,12 @@ NOT_ON_THE_PAGE = {
     "__main__.py",
     "cli/__init__.py",
     "cli/solve.py",
-    "hints.py",
-    "solver.py",
-    "solver_core.py",
-    "solver_freecell.py",
-    "solver_rail.py",
-    "solver_yukon.py",
+    "solver/__init__.py",
+    "solver/core.py",
+    "solver/freecell.py",
+    "solver/hints.py",
+    "solver/rail/__init__.py",
+    "solver/yukon.py",
     "web/solver_worker.py",
 }
 

@@ -15,9 +15,9 @@ import pytest
 from solitaire import Game, Move, Position
 from solitaire.cards import RANKS, SUITS
 from solitaire.cli.solve import done_deals, survey
-from solitaire.hints import heuristic_move, hint, is_winnable_deal, was_winnable
 from solitaire.rules import GAMES
 from solitaire.solver import UNKNOWN, UNWINNABLE, WINNABLE, best_first, depth_first, solve
+from solitaire.solver.hints import heuristic_move, hint, is_winnable_deal, was_winnable
 
 # --------------------------------------------------------------------------- helpers
 
@@ -395,7 +395,7 @@ def test_survey_writes_lines_and_resumes(tmp_path: object) -> None:
 
 def test_survey_cpu_clock(tmp_path: object) -> None:
     """--cpu counts the budget in CPU seconds: recorded, honoured, and the clock restored."""
-    from solitaire import solver_core
+    from solitaire.solver import core
 
     out = os.path.join(str(tmp_path), "cpu.jsonl")
     survey("double-rail", 1, 1, budget=0.05, out=out, jobs=1, quiet=True, cpu=True)
@@ -403,7 +403,7 @@ def test_survey_cpu_clock(tmp_path: object) -> None:
         (rec,) = [json.loads(x) for x in f]
     assert rec["clock"] == "cpu"
     assert rec["seconds"] < 1.0  # decided or not, the 0.05 s budget held
-    assert solver_core.clock is time.perf_counter
+    assert core.clock is time.perf_counter
     done = run("survey", "russian", "1", "1", "--cpu", "--out", out + "2", "--jobs", "1")
     assert done.returncode == 0, done.stderr
     with open(out + "2", encoding="utf-8") as f:
@@ -442,7 +442,7 @@ def test_double_freecell_next_card_needs() -> None:
     """The score's foundation order: with spades at 5 (A-5 up once) the 6S is next (0),
     the second AS waits for the first lap (8 more cards); both copies of a face whose
     first copy is not up count as the sooner one."""
-    from solitaire.solver_freecell import FreeCell
+    from solitaire.solver.freecell import FreeCell
 
     fam = FreeCell(GAMES["double-freecell"])
     need = fam._need((5, 0, 13, 26))
@@ -467,7 +467,7 @@ def test_double_freecell_deals_replay(deal_number: int) -> None:
 def test_double_freecell_depth_penalty_is_complete() -> None:
     """Any depth penalty: the search still expands every position before "unwinnable",
     and wins the supermove position."""
-    from solitaire.solver_freecell import weighted_best_first
+    from solitaire.solver.freecell import weighted_best_first
 
     for penalty in (0.0, 0.5, 5.0):
         assert weighted_best_first(_double_freecell_stuck(), 20, None, penalty).result == (
@@ -478,7 +478,7 @@ def test_double_freecell_depth_penalty_is_complete() -> None:
 def test_double_freecell_portfolio_wins_where_one_search_stalls() -> None:
     """Deal 121: the single search with penalty 0.5 is still stuck after 30 000 positions;
     the portfolio wins in about 7 000, and its line replays to a win."""
-    from solitaire.solver_freecell import search, weighted_best_first
+    from solitaire.solver.freecell import search, weighted_best_first
 
     position = Position.deal_of("double-freecell", 121)
     assert weighted_best_first(position, 30, 30_000, 0.5).result == UNKNOWN
@@ -492,7 +492,7 @@ def test_double_freecell_portfolio_is_complete_and_capped() -> None:
     """Noisy members are complete too (the noise only reorders the heap): the stuck position
     is proved lost by each of them alone and by the portfolio; a node cap stops the
     portfolio with "unknown" close to the cap."""
-    from solitaire.solver_freecell import PORTFOLIO, search
+    from solitaire.solver.freecell import PORTFOLIO, search
 
     stuck = _double_freecell_stuck()
     for member in PORTFOLIO:
@@ -519,7 +519,7 @@ def _rail_kings(fifth: tuple[list[str], list[str]]) -> Position:
 def test_double_rail_rigid_tableau_takes_no_king() -> None:
     """Five single Kings: no run can be built, no pile ever empties, so the KC on the waste
     has nowhere to go (the rigid case of the multiset abstraction)."""
-    from solitaire.solver_rail import abstract_search
+    from solitaire.solver.rail import abstract_search
 
     lost = _rail_kings(([], ["KD"]))
     assert abstract_search(lost, 10, None).result == UNWINNABLE
@@ -530,7 +530,7 @@ def test_double_rail_rigid_tableau_takes_no_king() -> None:
 def test_double_rail_fluid_tableau_takes_any_card() -> None:
     """The same with the fifth pile empty: the Kings go there and the game is won; the
     line the multiset search returns replays through the engine."""
-    from solitaire.solver_rail import abstract_search
+    from solitaire.solver.rail import abstract_search
 
     won = _rail_kings(EMPTY)
     result = abstract_search(won, 10, None)
@@ -545,7 +545,7 @@ def test_double_rail_abstract_moves_follow_the_counts() -> None:
     a card of its rank is uncovered, the waste card only onto an uncovered card one rank
     higher. With a pile to spare (fluid), both are always possible."""
     from solitaire.cards import parse_card
-    from solitaire.solver_rail import A_T2F, A_W2T, RailAbstract
+    from solitaire.solver.rail import A_T2F, A_W2T, RailAbstract
 
     fam = RailAbstract(GAMES["double-rail"])
     fam.stock = b""
@@ -581,7 +581,7 @@ def test_double_rail_abstract_moves_follow_the_counts() -> None:
 def test_double_rail_multiset_line_replays_from_mid_game() -> None:
     """Deal 12 (winnable) a third of the way into a winning line: the complete search over
     tableau multisets finds a line, which replays through the engine."""
-    from solitaire.solver_rail import abstract_search
+    from solitaire.solver.rail import abstract_search
 
     position = Position.deal_of("double-rail", 12)
     line = solve(position, budget=30).line
@@ -598,7 +598,7 @@ def test_double_rail_dives_find_a_win_the_plain_search_misses() -> None:
     """Deal 2833: the seeded randomised dives over tableau multisets win within 20 000
     positions (the line replays through the engine); one plain depth-first search over the
     same space does not, stuck undoing the last choices of its first line."""
-    from solitaire.solver_rail import abstract_dives, abstract_search
+    from solitaire.solver.rail import abstract_dives, abstract_search
 
     position = Position.deal_of("double-rail", 2833)
     result = abstract_dives(position, None, 20_000)
@@ -613,7 +613,7 @@ def test_double_rail_dives_answer_lost_only_when_a_dive_is_complete() -> None:
     """A dive that runs out of positions before its size limit searched everything: the
     five-Kings position is proved lost by the dives themselves; a node cap smaller than
     one dive gives "unknown"."""
-    from solitaire.solver_rail import abstract_dives
+    from solitaire.solver.rail import abstract_dives
 
     lost = _rail_kings(([], ["KD"]))
     assert abstract_dives(lost, None, 5_000).result == UNWINNABLE
@@ -630,7 +630,7 @@ def test_double_russian_fast_moves_match_the_plain_ones() -> None:
     code, along random walks through a few deals."""
     import random
 
-    from solitaire.solver_yukon import DoubleYukon, Yukon
+    from solitaire.solver.yukon import DoubleYukon, Yukon
 
     rules = GAMES["double-russian"]
     fast, plain = DoubleYukon(rules), Yukon(rules)
@@ -669,7 +669,7 @@ STUCK_DOUBLE_RUSSIAN = [
 
 
 def test_double_russian_beams_never_say_unwinnable() -> None:
-    from solitaire.solver_yukon import wide_beam
+    from solitaire.solver.yukon import wide_beam
 
     position = build("double-russian", STUCK_DOUBLE_RUSSIAN)
     assert position.legal_moves() == []
@@ -684,7 +684,7 @@ def test_double_russian_beams_never_say_unwinnable() -> None:
 def test_double_russian_beams_win_and_replay(deal_number: int, width: int, weights: str) -> None:
     """Deals the plain best-first search did not win within 30 000 positions; a beam of the
     portfolio does (no time budget: the beam's answer is deterministic)."""
-    from solitaire.solver_yukon import PHASES, wide_beam
+    from solitaire.solver.yukon import PHASES, wide_beam
 
     assert ("beam", width, weights) in PHASES
     position = Position.deal_of("double-russian", deal_number)

@@ -11,12 +11,12 @@ from collections.abc import Iterator
 import pytest
 from test_solver import brute_force, build, replays_to_win
 
-from solitaire import Move, Position, solver_rail
+from solitaire import Move, Position
 from solitaire.cards import RANKS, SUITS
 from solitaire.rules import GAMES
-from solitaire.solver import UNKNOWN, UNWINNABLE, WINNABLE, solve
-from solitaire.solver_core import DEAL
-from solitaire.solver_rail import (
+from solitaire.solver import UNKNOWN, UNWINNABLE, WINNABLE, rail, solve
+from solitaire.solver.core import DEAL
+from solitaire.solver.rail import (
     BEAM_WEIGHTS,
     LOCK_START,
     RailAbstract,
@@ -194,7 +194,7 @@ def test_lock_memo_answers_as_a_fresh_test(monkeypatch: pytest.MonkeyPatch) -> N
     """The waste-lock test keeps answers per waste bottom between positions: along random
     games it answers as a fresh family would, also when its memo is emptied every few
     entries."""
-    monkeypatch.setattr(solver_rail, "LOCK_MEMO", 7)
+    monkeypatch.setattr(rail, "LOCK_MEMO", 7)
     shared = RailAbstract(GAMES["double-rail"])
     seen = locked = 0
     for deal in (3, 9):

@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from solitaire import hints
+from solitaire.solver import hints
 
 
 def _call(fn: Any, *args: Any) -> str:

@@ -6,10 +6,10 @@ from __future__ import annotations
 import heapq
 import random
 
-from . import solver_core
-from .position import Position
-from .rules import GameRules
-from .solver_core import (
+from ..position import Position
+from ..rules import GameRules
+from . import core
+from .core import (
     C2F,
     C2T,
     SEP,
@@ -306,8 +306,8 @@ def search(
     """A portfolio of complete weighted best-first searches (``PORTFOLIO``, docs/solver.md)
     run in turns of ``SLICE`` expansions: the first win answers, and any one of them running
     out of positions proves the deal lost (each is a complete graph search)."""
-    t0 = solver_core.clock()
-    clock = solver_core.clock
+    t0 = core.clock()
+    clock = core.clock
     deadline = None if budget is None else t0 + budget
     fam = FreeCell(position.rules)
     root, autos = fam.autoplay(fam.start(position))
@@ -336,7 +336,7 @@ def weighted_best_first(
     depth_penalty: float = 0.0,
 ) -> Result:
     """One complete best-first search on ``score - depth_penalty * moves played`` (equal to
-    ``solver_core.best_first`` with ``depth_penalty`` 0): "unwinnable" only when its heap
+    ``core.best_first`` with ``depth_penalty`` 0): "unwinnable" only when its heap
     runs empty."""
     return search(position, budget, max_nodes, [(depth_penalty, 0.0, 0)])
 
@@ -407,7 +407,7 @@ class WeightedSearch:
         add = seen.add
         push = heapq.heappush
         pop = heapq.heappop
-        clock = solver_core.clock
+        clock = core.clock
         penalty_per = self.penalty
         noise = self.noise
         rnd = self.rnd

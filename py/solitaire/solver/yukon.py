@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from . import solver_core
-from .position import Position
-from .rules import GameRules
-from .solver_core import (
+from ..position import Position
+from ..rules import GameRules
+from . import core
+from .core import (
     DOWN,
     DOWN_BYTES,
     SEP,
@@ -300,12 +300,12 @@ def wide_beam(
     weights: str = "main",
 ) -> Result:
     """A beam search (keep the ``width`` best positions of each depth) scoring with
-    ``WEIGHTS[weights]``; unlike ``solver_core.beam`` it marks only the positions it keeps
+    ``WEIGHTS[weights]``; unlike ``core.beam`` it marks only the positions it keeps
     as seen (on deals 1-30 at width 200 both win the same deals). It stops when its layer
     is empty. Proves nothing: "winnable" with a line, or "unknown"."""
-    t0, fam, deadline, root, autos = solver_core._start(position, budget)
+    t0, fam, deadline, root, autos = core._start(position, budget)
     if fam.won(root):
-        return Result(WINNABLE, 1, solver_core.clock() - t0, to_engine(position, autos))
+        return Result(WINNABLE, 1, core.clock() - t0, to_engine(position, autos))
     if isinstance(fam, DoubleYukon):
         fam.weigh(weights)
     seen = {fam.key(root)}
@@ -322,14 +322,14 @@ def wide_beam(
         fam.won,
     )
     nodes = 1
-    clock = solver_core.clock
+    clock = core.clock
     while layer:
         nxt: dict[bytes, tuple[float, int, State, IMove, list[IMove]]] = {}
         for _, node, st in layer:
             for m in moves_of(st):
                 child, done = autoplay(apply(st, m))
                 if won(child):
-                    line = solver_core._trace(steps, parents, node, [m, *done])
+                    line = core._trace(steps, parents, node, [m, *done])
                     return Result(WINNABLE, nodes, clock() - t0, to_engine(position, line))
                 k = key(child)
                 if k in seen or k in nxt:
@@ -370,16 +370,16 @@ BEAM_SHARE = 0.35
 
 
 def search(position: Position, budget: float | None, max_nodes: int | None) -> Result:
-    """Russian: depth-first (most deals are proved lost in a few hundred positions).
-    Double Russian: a portfolio (:data:`PHASES`): a short best-first search, beams of
-    growing width (they only ever answer "winnable"), then the complete best-first search
-    with what is left of the budget."""
-    if position.rules.id == "russian":
+    """One deck (Russian): depth-first (most deals are proved lost in a few hundred
+    positions). Two decks (Double Russian, whose searches are far larger): a portfolio
+    (:data:`PHASES`): a short best-first search, beams of growing width (they only ever answer
+    "winnable"), then the complete best-first search with what is left of the budget."""
+    if position.rules.decks == 1:
         return depth_first(position, budget, max_nodes)
-    t0 = solver_core.clock()
+    t0 = core.clock()
     nodes = 0
     for kind, size, weights in PHASES:
-        left = None if budget is None else budget - (solver_core.clock() - t0)
+        left = None if budget is None else budget - (core.clock() - t0)
         cap = None if max_nodes is None else max_nodes - nodes
         if (left is not None and left <= 0) or (cap is not None and cap <= 0):
             break
@@ -390,10 +390,10 @@ def search(position: Position, budget: float | None, max_nodes: int | None) -> R
             r = wide_beam(position, size, share, cap, weights)
         nodes += r.nodes
         if r.result != UNKNOWN:
-            r.nodes, r.seconds = nodes, solver_core.clock() - t0
+            r.nodes, r.seconds = nodes, core.clock() - t0
             return r
-    left = None if budget is None else max(0.0, budget - (solver_core.clock() - t0))
+    left = None if budget is None else max(0.0, budget - (core.clock() - t0))
     cap = None if max_nodes is None else max(1, max_nodes - nodes)
     r = best_first(position, left, cap)
-    r.nodes, r.seconds = nodes + r.nodes, solver_core.clock() - t0
+    r.nodes, r.seconds = nodes + r.nodes, core.clock() - t0
     return r

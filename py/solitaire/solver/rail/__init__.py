@@ -10,10 +10,10 @@ from itertools import accumulate, product
 from operator import gt
 from typing import NamedTuple
 
-from . import solver_core
-from .position import Position
-from .rules import GameRules
-from .solver_core import (
+from ...position import Position
+from ...rules import GameRules
+from .. import core
+from ..core import (
     DEAL,
     SEP,
     T2F,
@@ -219,12 +219,12 @@ def search(position: Position, budget: float | None, max_nodes: int | None) -> R
     before it if RAIL_DIVES_PHASE is set). A hand-made position whose piles are not single runs:
     a best-first search over a restricted move set (5 %, wins only), then the plain
     depth-first search over the piles."""
-    t0 = solver_core.clock()
+    t0 = core.clock()
     nodes = 0
 
     def share(f: float) -> float | None:
         """The budget up to the end of a phase that ends at fraction f of it."""
-        return None if budget is None else max(budget * f - (solver_core.clock() - t0), 0.0)
+        return None if budget is None else max(budget * f - (core.clock() - t0), 0.0)
 
     def cap(f: float) -> int | None:
         return None if max_nodes is None else max(int(max_nodes * f), 1)
@@ -239,7 +239,7 @@ def search(position: Position, budget: float | None, max_nodes: int | None) -> R
             None if max_nodes is None else max(max_nodes - first.nodes, 1),
         )
         rest.nodes += first.nodes
-        rest.seconds = solver_core.clock() - t0
+        rest.seconds = core.clock() - t0
         return rest
     # (search, start and end of its share, its node cap when there is neither budget nor cap)
     complete = complete_search(position)
@@ -265,12 +265,12 @@ def search(position: Position, budget: float | None, max_nodes: int | None) -> R
         nodes += r.nodes
         if r.result != UNKNOWN:
             r.nodes = nodes
-            r.seconds = solver_core.clock() - t0
+            r.seconds = core.clock() - t0
             return r
     # the complete search goes on from where the first phase stopped
     rest = complete.run(share(1.0), None if max_nodes is None else max(max_nodes - nodes, 1))
     rest.nodes += nodes
-    rest.seconds = solver_core.clock() - t0
+    rest.seconds = core.clock() - t0
     return rest
 
 
@@ -820,7 +820,7 @@ def abstract_search(position: Position, budget: float | None, max_nodes: int | N
 
 
 def complete_search(position: Position) -> DepthFirst:
-    """:func:`abstract_search` as a :class:`solver_core.DepthFirst` that can be stopped and
+    """:func:`abstract_search` as a :class:`core.DepthFirst` that can be stopped and
     resumed, so the solver's last phase goes on from its first phase's positions.
 
     The waste-lock test runs at the root and after deals only: between two deals the waste
@@ -855,8 +855,8 @@ def abstract_dives(
     first line, while the choices that lose a Rail deal are early ones (what stays in the
     waste). On deals 2801-2850, 200 dives of 300 positions found 10 wins where the plain
     search (and one dive) found 6."""
-    t0 = solver_core.clock()
-    clock = solver_core.clock
+    t0 = core.clock()
+    clock = core.clock
     deadline = None if budget is None else t0 + budget
     node_cap = max_nodes if max_nodes is not None else 1 << 62
     fam = _DiveOrder(position.rules, random.Random(seed))
@@ -981,8 +981,8 @@ def abstract_beam(
     that loses a deal (it stays to the end), and a plain beam soon holds one bottom only
     (deal 15: 300 states, one 6-card bottom from the 70th card left in the stock on), so
     it compares late details of a single early choice."""
-    t0 = solver_core.clock()
-    clock = solver_core.clock
+    t0 = core.clock()
+    clock = core.clock
     fam = RailAbstract(position.rules)
     deadline = None if budget is None else t0 + budget
     node_cap = max_nodes if max_nodes is not None else 1 << 62
@@ -991,7 +991,7 @@ def abstract_beam(
     steps: list[list[IMove]] = [autos]
 
     def win(node: int, last: list[IMove]) -> Result:
-        line = concrete_line(position, solver_core._trace(steps, parents, node, last))
+        line = concrete_line(position, core._trace(steps, parents, node, last))
         return Result(WINNABLE, len(parents), clock() - t0, to_engine(position, line))
 
     if fam.won(root):
@@ -1113,14 +1113,14 @@ def abstract_beams(
     until one wins or the budget (or node cap) runs out. Different weightings and bottom
     limits win different deals; a wider beam wins hardly more than a narrow one. It
     answers "winnable" or "unknown" only."""
-    t0 = solver_core.clock()
+    t0 = core.clock()
     rng = random.Random(seed)
     nodes = 0
     i = 0
     while True:
         beam = BEAM_PORTFOLIO[i] if i < len(BEAM_PORTFOLIO) else random_beam(rng)
         i += 1
-        left = None if budget is None else budget - (solver_core.clock() - t0)
+        left = None if budget is None else budget - (core.clock() - t0)
         if left is not None and left <= 0:
             break
         cap = None if max_nodes is None else max_nodes - nodes
@@ -1129,9 +1129,9 @@ def abstract_beams(
         r = abstract_beam(position, left, cap, *beam)
         nodes += r.nodes
         if r.result == WINNABLE:
-            r.nodes, r.seconds = nodes, solver_core.clock() - t0
+            r.nodes, r.seconds = nodes, core.clock() - t0
             r.extra["beam"] = i
             return r
         if budget is None and max_nodes is None and i >= len(BEAM_PORTFOLIO):
             break  # unbounded: the fixed beams only
-    return Result(UNKNOWN, nodes, solver_core.clock() - t0, reason="budget")
+    return Result(UNKNOWN, nodes, core.clock() - t0, reason="budget")

@@ -17,16 +17,16 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from .game import Game
-from .position import Move, Position
-from .rules import GAMES
-from .solver import UNKNOWN, UNWINNABLE, WINNABLE, family, solve, to_engine
+from ..game import Game
+from ..position import Move, Position
+from ..rules import GAMES
+from . import UNKNOWN, UNWINNABLE, WINNABLE, family, solve, to_engine
 
 
 def heuristic_move(position: Position) -> Move | None:
     """The legal move (other than shifting a whole pile to an empty one) whose resulting
     position, after the safe auto-moves, has the best heuristic score
-    (:meth:`_Family.score`: cards on the foundations first, then face-down cards, cards
+    (:meth:`core.Family.score`: cards on the foundations first, then face-down cards, cards
     out of sequence, empty piles and free cells, and how deep the next cards the
     foundations need are buried). Ties keep the solver's move order. ``None`` when no
     move is left."""

@@ -14,20 +14,22 @@ so piles whose order does not matter, interchangeable foundations and free cells
 two copies of a card are each counted once. See docs/solver.md for the pruning rules and
 why each is safe.
 
-Where things are: this module is the public entry point; ``solver_core`` holds the shared
-state bookkeeping and the generic searches; ``solver_yukon``, ``solver_rail`` and
-``solver_freecell`` each hold one family of games (its moves, ordering, heuristic and how
-its games are searched).
+Where things are: this package's ``__init__`` is the public entry point; ``core`` holds the
+shared state bookkeeping and the generic searches; ``yukon``, ``rail`` (a package: the family
+and its phases, ``rail.lock`` the tableau multisets and their waste lock, ``rail.beams`` the
+beam searches) and ``freecell`` each hold one family of games (its moves, ordering, heuristic
+and how its games are searched), chosen by the game's ``GameRules.solver``; ``hints`` answers
+the page's questions (a hint, was the deal winnable) on top of :func:`solve`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import solver_core
-from .position import Position
-from .rules import GAMES
-from .solver_core import (
+from ..position import Position
+from ..rules import GAMES
+from . import core
+from .core import (
     UNKNOWN,
     UNWINNABLE,
     WINNABLE,
@@ -67,7 +69,7 @@ def set_clock(clock: Callable[[], float]) -> None:
     """The clock budgets are measured with: wall-clock by default; the benchmark and the
     survey can switch to ``time.process_time`` so that other programs on a shared machine
     do not eat the budget."""
-    solver_core.clock = clock
+    core.clock = clock
 
 
 def solve(
@@ -81,7 +83,7 @@ def solve(
 
     How each game is searched is its family module's ``search`` (docs/solver.md). Every
     complete search visits all reachable positions before saying "unwinnable"."""
-    result: Result = family_module(position.rules.id).search(position, budget, max_nodes)
+    result: Result = family_module(position.rules).search(position, budget, max_nodes)
     return result
 
 
@@ -92,20 +94,17 @@ def solve_deal(
 
 
 def _version() -> str:
-    """A hash of the solver's source files: which solver produced a survey line."""
+    """A hash of every source file of this package (path and text): which solver produced a
+    survey line."""
     import hashlib
-    import os
+    from pathlib import Path
 
     digest = hashlib.sha1()
-    here = os.path.dirname(os.path.abspath(__file__))
+    here = Path(__file__).resolve().parent
     try:
-        for name in (
-            "solver.py",
-            "solver_core.py",
-            *sorted(f"{m}.py" for m in set(solver_core.FAMILY_MODULES.values())),
-        ):
-            with open(os.path.join(here, name), "rb") as f:
-                digest.update(f.read())
+        for path in sorted(here.rglob("*.py")):
+            digest.update(path.relative_to(here).as_posix().encode())
+            digest.update(path.read_bytes())
     except OSError:
         return "unknown"
     return digest.hexdigest()[:10]

@@ -2,10 +2,10 @@
 foundation bookkeeping of :class:`Family`, the generic searches (depth-first, best-first,
 beam) and the conversion of a line back to engine moves.
 
-A game's family (how its compact state moves) lives in its own module: ``solver_yukon``
-(Russian, Double Russian), ``solver_rail`` (Double Rail), ``solver_freecell`` (Double
-FreeCell); each also says how its games are searched (its ``search`` function).
-:mod:`solitaire.solver` is the public entry point. See docs/solver.md.
+A game's family (how its compact state moves) lives in its own module of this package, named
+by its rules' ``solver`` field: ``yukon`` (Russian, Double Russian), ``rail`` (Double Rail),
+``freecell`` (Double FreeCell); each also says how its games are searched (its ``search``
+function). :mod:`solitaire.solver` is the public entry point. See docs/solver.md.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .position import Move, Position
-from .rules import GameRules
+from ..position import Move, Position
+from ..rules import GameRules
 
 WINNABLE = "winnable"
 UNWINNABLE = "unwinnable"
@@ -211,24 +211,18 @@ def first_item(item: tuple[int, IMove]) -> int:
 
 # --------------------------------------------------------------------------- families
 
-#: The module holding each game's family (its ``FAMILY`` class and ``search`` function).
-FAMILY_MODULES = {
-    "russian": "solver_yukon",
-    "double-russian": "solver_yukon",
-    "double-rail": "solver_rail",
-    "double-freecell": "solver_freecell",
-}
 
-
-def family_module(game: str) -> Any:
-    return importlib.import_module(f".{FAMILY_MODULES[game]}", __package__)
+def family_module(rules: GameRules) -> Any:
+    """The module of the game's solver family (``rules.solver``): its ``FAMILY`` (a class or
+    a function of the rules giving the family object) and its ``search`` function."""
+    return importlib.import_module(f".{rules.solver}", __package__)
 
 
 def family(rules: GameRules, restricted: bool = False) -> Family:
     """The search rules of a game. ``restricted`` (Double Rail only) leaves out moves that
     split a run between two cards of the same rank unless the card uncovered can go to
     a foundation: an incomplete search, used only to find wins fast."""
-    fam: Family = family_module(rules.id).FAMILY(rules)
+    fam: Family = family_module(rules).FAMILY(rules)
     fam.restricted = restricted
     return fam
 
