@@ -190,6 +190,8 @@ NOT_ON_THE_PAGE = {
     "solver/freecell.py",
     "solver/hints.py",
     "solver/rail/__init__.py",
+    "solver/rail/beams.py",
+    "solver/rail/lock.py",
     "solver/yukon.py",
     "web/solver_worker.py",
 }

@@ -545,7 +545,7 @@ def test_double_rail_abstract_moves_follow_the_counts() -> None:
     a card of its rank is uncovered, the waste card only onto an uncovered card one rank
     higher. With a pile to spare (fluid), both are always possible."""
     from solitaire.cards import parse_card
-    from solitaire.solver.rail import A_T2F, A_W2T, RailAbstract
+    from solitaire.solver.rail.lock import A_T2F, A_W2T, RailAbstract
 
     fam = RailAbstract(GAMES["double-rail"])
     fam.stock = b""

@@ -14,20 +14,16 @@ from test_solver import brute_force, build, replays_to_win
 from solitaire import Move, Position
 from solitaire.cards import RANKS, SUITS
 from solitaire.rules import GAMES
-from solitaire.solver import UNKNOWN, UNWINNABLE, WINNABLE, rail, solve
+from solitaire.solver import UNKNOWN, UNWINNABLE, WINNABLE, solve
 from solitaire.solver.core import DEAL
-from solitaire.solver.rail import (
-    BEAM_WEIGHTS,
+from solitaire.solver.rail import abstract_dives, abstract_search, complete_search, lock
+from solitaire.solver.rail.beams import BEAM_WEIGHTS, abstract_beam, abstract_beams
+from solitaire.solver.rail.lock import (
     LOCK_START,
     RailAbstract,
     _after,
     _counts_with,
     _heights_fit,
-    abstract_beam,
-    abstract_beams,
-    abstract_dives,
-    abstract_search,
-    complete_search,
 )
 
 Counts = list[int]
@@ -194,7 +190,7 @@ def test_lock_memo_answers_as_a_fresh_test(monkeypatch: pytest.MonkeyPatch) -> N
     """The waste-lock test keeps answers per waste bottom between positions: along random
     games it answers as a fresh family would, also when its memo is emptied every few
     entries."""
-    monkeypatch.setattr(rail, "LOCK_MEMO", 7)
+    monkeypatch.setattr(lock, "LOCK_MEMO", 7)
     shared = RailAbstract(GAMES["double-rail"])
     seen = locked = 0
     for deal in (3, 9):

@@ -1,0 +1,251 @@
+"""Double Rail's beam searches over tableau multisets and their portfolio: they find wins
+fast where the complete search gets lost, and prove nothing ("winnable" with a line, or
+"unknown"). Each layer is one card dealt; states are scored by :func:`beam_score` and the
+waste lock (:mod:`.lock`) drops the dead ones."""
+
+from __future__ import annotations
+
+import random
+from itertools import accumulate
+from operator import gt
+from typing import NamedTuple
+
+from ...position import Position
+from .. import core
+from ..core import DEAL, UNKNOWN, WINNABLE, IMove, Result, State, to_engine
+from .lock import RailAbstract, concrete_line
+
+#: Beam score weights: (foundation cards, waste cards, waste blockers, tableau slack,
+#: next-card depth[, waste-lock margin]). See :func:`beam_score`.
+BEAM_WEIGHTS = (10.0, 1.0, 3.0, 2.0, 1.0)
+
+
+def beam_score(fam: RailAbstract, st: State, w: tuple[float, ...]) -> float:
+    """How promising a multiset state is, bigger is better (states of one beam layer have
+    dealt the same cards, so only where the dealt cards went matters): cards on the
+    foundations; waste cards; waste *blockers* (a card with a card below it that its suit's
+    foundation reaches sooner: it must find a place in the tableau first); tableau slack
+    (5 minus the fewest runs that hold the tableau: a rigid tableau takes no new card
+    whose rank-above cards are all covered); how deep the next card of each foundation pile
+    lies in the waste; with a sixth weight, the waste-lock margin (:meth:`RailAbstract.
+    lock_margin`, up to MARGIN_CAP: how many cards can still be dealt before a card of
+    this waste must have left it). The margin costs a lock test per state scored (beams
+    1.3-1.8 times slower), so only two beams of the portfolio use it."""
+    cnt, fnd, waste, _ = st
+    blockers = 0
+    if len(waste) > 1:
+        table = fam.score_tables.get(fnd)
+        if table is None:
+            table = fam.score_tables[fnd] = _steps_table(fnd)
+        d = waste.translate(table)  # foundation steps to each waste card
+        blockers = sum(map(gt, d[1:], accumulate(d, min)))  # more steps than one below
+    m = fam.ranks(cnt)
+    runs = sum(m) - sum(map(min, m, m[1:]))
+    n = len(waste)
+    deep = 0
+    for k in range(8):
+        h = fnd[k]
+        if h < 13 and not (k & 1 and h == fnd[k - 1]):
+            j = waste.rfind((k >> 1) * 13 + h)
+            if j >= 0:
+                deep += n - 1 - j
+    score = w[0] * sum(fnd) - w[1] * n - w[2] * blockers + w[3] * (fam.piles - runs) - w[4] * deep
+    if len(w) > 5 and w[5]:
+        score += w[5] * min(fam.lock_margin(st), MARGIN_CAP)
+    return score
+
+
+#: The waste-lock margin counts in the score up to this many cards (see beam_score).
+MARGIN_CAP = 30
+
+
+def _steps_table(fnd: tuple[int, ...]) -> bytes:
+    """For :meth:`bytes.translate`: how many foundation steps until each face can go up
+    (the nearer of its suit's two piles; 13 if both are past it)."""
+    dist = bytearray(256)
+    for s in range(4):
+        h1 = fnd[2 * s]
+        h2 = fnd[2 * s + 1]
+        for r in range(13):
+            dist[s * 13 + r] = r - h1 if r >= h1 else (r - h2 if r >= h2 else 13)
+    return bytes(dist)
+
+
+def _score_of(item: tuple[float, int, State]) -> float:
+    return item[0]
+
+
+def abstract_beam(
+    position: Position,
+    budget: float | None,
+    max_nodes: int | None,
+    width: int = 200,
+    weights: tuple[float, ...] = BEAM_WEIGHTS,
+    bottom: int = 0,
+    per_bottom: int = 0,
+) -> Result:
+    """Beam search over tableau multisets, one layer per card dealt: every state reachable
+    from the layer without dealing (foundation moves, waste cards to the tableau) is
+    generated, the ``width`` best by :func:`beam_score` that the waste-lock test does not
+    reject deal the next card. It answers "winnable" (with a line) or "unknown", never
+    "unwinnable" (it drops states).
+
+    With ``per_bottom``, at most that many states of a layer share the same ``bottom``
+    cards at the bottom of the waste. Why: the bottom of the waste is the early commitment
+    that loses a deal (it stays to the end), and a plain beam soon holds one bottom only
+    (deal 15: 300 states, one 6-card bottom from the 70th card left in the stock on), so
+    it compares late details of a single early choice."""
+    t0 = core.clock()
+    clock = core.clock
+    fam = RailAbstract(position.rules)
+    deadline = None if budget is None else t0 + budget
+    node_cap = max_nodes if max_nodes is not None else 1 << 62
+    root, autos = fam.autoplay(fam.start(position))
+    parents: list[int] = [-1]
+    steps: list[list[IMove]] = [autos]
+
+    def win(node: int, last: list[IMove]) -> Result:
+        line = concrete_line(position, core._trace(steps, parents, node, last))
+        return Result(WINNABLE, len(parents), clock() - t0, to_engine(position, line))
+
+    if fam.won(root):
+        return win(-1, list(autos))
+    moves_of, apply, autoplay, key, won = fam.moves, fam.apply, fam.autoplay, fam.key, fam.won
+    locked = fam.locked_ahead
+    layer: list[tuple[int, State]] = [(0, root)]
+    while layer:
+        seen = {key(st) for _, st in layer}
+        pool = list(layer)
+        i = 0
+        while i < len(pool):
+            node, st = pool[i]
+            i += 1
+            for m in moves_of(st):
+                if m[0] == DEAL:
+                    continue
+                child, done = autoplay(apply(st, m))
+                if won(child):
+                    return win(node, [m, *done])
+                k = key(child)
+                if k in seen:
+                    continue
+                seen.add(k)
+                parents.append(node)
+                steps.append([m, *done])
+                pool.append((len(parents) - 1, child))
+            if not i & 63 and (
+                len(parents) >= node_cap or (deadline is not None and clock() > deadline)
+            ):
+                return Result(UNKNOWN, len(parents), clock() - t0, reason="budget")
+        ranked = sorted(
+            ((beam_score(fam, st, weights), n, st) for n, st in pool if st[3]),
+            key=_score_of,
+            reverse=True,
+        )
+        nxt: list[tuple[int, State]] = []
+        bottoms: dict[bytes, int] = {}
+        for _, node, st in ranked:
+            if per_bottom:
+                under = st[2][:bottom]
+                if bottoms.get(under, 0) >= per_bottom:
+                    continue
+            child, done = autoplay(apply(st, (DEAL,)))
+            if won(child):
+                return win(node, [(DEAL,), *done])
+            if locked(child):
+                continue
+            if per_bottom:
+                bottoms[under] = bottoms.get(under, 0) + 1
+            parents.append(node)
+            steps.append([(DEAL,), *done])
+            nxt.append((len(parents) - 1, child))
+            if len(nxt) >= width:
+                break
+        layer = nxt
+    return Result(UNKNOWN, len(parents), clock() - t0, reason="beam")
+
+
+class Beam(NamedTuple):
+    """One beam of :func:`abstract_beams`: width, score weights (:func:`beam_score`), and
+    at most ``per_bottom`` states per ``bottom`` cards at the bottom of the waste (0: no
+    limit)."""
+
+    width: int
+    weights: tuple[float, ...]
+    bottom: int = 0
+    per_bottom: int = 0
+
+
+_W0 = (10.0, 8.0, 0.0, 1.0, 0.0)
+_W1 = (10.0, 3.0, 3.0, 2.0, 1.0)
+_W2 = (10.0, 5.0, 0.0, 0.0, 0.0)
+_W3 = (10.0, 2.0, 1.0, 4.0, 0.5)
+
+#: The beams of :func:`abstract_beams`, tried in turn, then beams with random weights and
+#: bottom limits (seeded) until the budget runs out. Chosen greedily, wins per second, on
+#: 19 deals of 1-50 no phase decided at 60 s and deals 2801-2830 (docs/solver.md): the
+#: beams with narrow bottom limits are cheap (0.2-0.5 s a deal) and win deals no plain
+#: beam wins; the plain beams of the earlier portfolio close it.
+BEAM_PORTFOLIO: tuple[Beam, ...] = (
+    Beam(300, _W1, 1, 3),
+    Beam(300, _W0, 2, 2),
+    Beam(300, _W1, 2, 2),
+    Beam(300, _W0, 1, 3),
+    Beam(300, _W1, 2, 5),
+    Beam(300, _W1, 3, 3),
+    Beam(300, _W0),
+    Beam(300, _W1),
+    Beam(300, (*_W0, 8.0)),
+    Beam(300, (*_W1, 8.0)),
+    Beam(300, _W2, 2, 5),
+    Beam(300, _W0, 3, 3),
+    Beam(300, _W1, 2, 10),
+    Beam(300, _W0, 4, 3),
+    Beam(300, _W2),
+    Beam(300, _W3),
+    Beam(1000, _W1),
+)
+
+
+def random_beam(rng: random.Random) -> Beam:
+    """A beam of random weights and bottom limit, after the portfolio."""
+    weights = (
+        10.0,
+        rng.uniform(0.0, 10.0),
+        rng.uniform(0.0, 4.0),
+        rng.uniform(0.0, 4.0),
+        rng.uniform(0.0, 2.0),
+    )
+    bottom = rng.choice((0, 2, 2, 3, 4))
+    return Beam(300, weights, bottom, rng.choice((2, 3, 5, 10)) if bottom else 0)
+
+
+def abstract_beams(
+    position: Position, budget: float | None, max_nodes: int | None, seed: int = 0
+) -> Result:
+    """:func:`abstract_beam` with the beams of :data:`BEAM_PORTFOLIO`, then random ones,
+    until one wins or the budget (or node cap) runs out. Different weightings and bottom
+    limits win different deals; a wider beam wins hardly more than a narrow one. It
+    answers "winnable" or "unknown" only."""
+    t0 = core.clock()
+    rng = random.Random(seed)
+    nodes = 0
+    i = 0
+    while True:
+        beam = BEAM_PORTFOLIO[i] if i < len(BEAM_PORTFOLIO) else random_beam(rng)
+        i += 1
+        left = None if budget is None else budget - (core.clock() - t0)
+        if left is not None and left <= 0:
+            break
+        cap = None if max_nodes is None else max_nodes - nodes
+        if cap is not None and cap <= 0:
+            break
+        r = abstract_beam(position, left, cap, *beam)
+        nodes += r.nodes
+        if r.result == WINNABLE:
+            r.nodes, r.seconds = nodes, core.clock() - t0
+            r.extra["beam"] = i
+            return r
+        if budget is None and max_nodes is None and i >= len(BEAM_PORTFOLIO):
+            break  # unbounded: the fixed beams only
+    return Result(UNKNOWN, nodes, core.clock() - t0, reason="budget")
