@@ -51,6 +51,7 @@ from serve import SiteServer  # noqa: E402, F401  (lib.SiteServer for the script
 _solitaire_path.import_solitaire()
 from solitaire.cards import card_name, long_name  # noqa: E402
 from solitaire.game import Game  # noqa: E402
+from solitaire.piles import STOCK, PileRef  # noqa: E402
 from solitaire.position import Position  # noqa: E402
 from solitaire.web.text import card_face_html  # noqa: E402
 
@@ -327,10 +328,11 @@ def layout_of(position: Position) -> dict[str, Any]:
     order = [n for n in top if n is not None] + [f"tableau-{i}" for i in range(len(rules.tableau))]
     piles = {}
     for name in order:
-        cards = list(position.pile(name))
-        if name.startswith("tableau"):
-            down = position.down[int(name[8:])]
-        elif name == "stock":
+        ref = PileRef.parse(name)
+        cards = list(position.pile(ref))
+        if ref.kind == "tableau":
+            down = position.down[ref.index]
+        elif ref == STOCK:
             down = len(cards)
         else:
             down = 0
@@ -388,22 +390,22 @@ def plan_moves(game_id: str, moves: int, seed: int) -> list[dict[str, Any]]:
         after = game.position
         finish = None
         if not after.is_won() and after.auto_finish():
-            finish = [list(m) for m in game.auto_finish()]
+            finish = [[str(m.source), str(m.target), m.count] for m in game.auto_finish()]
             after = game.position
         touched = {move.source, move.target} | {m.source for m in step} | {m.target for m in step}
         if finish:
-            touched |= {m[0] for m in finish} | {m[1] for m in finish}
+            touched |= {PileRef.parse(m[0]) for m in finish} | {PileRef.parse(m[1]) for m in finish}
         src_cards = position.pile(move.source)
         actions.append(
             {
                 "type": "move",
-                "src": move.source,
-                "start": None if move.source == "stock" else len(src_cards) - move.count,
-                "dst": move.target,
-                "auto": [list(m) for m in step[1:]],
+                "src": str(move.source),
+                "start": None if move.source == STOCK else len(src_cards) - move.count,
+                "dst": str(move.target),
+                "auto": [[str(m.source), str(m.target), m.count] for m in step[1:]],
                 "finish": finish,
-                "first": {n: len(first.pile(n)) for n in (move.source, move.target)},
-                "final": {n: len(after.pile(n)) for n in sorted(touched)},
+                "first": {str(n): len(first.pile(n)) for n in (move.source, move.target)},
+                "final": {str(n): len(after.pile(n)) for n in sorted(touched, key=str)},
             }
         )
         done += 1

@@ -129,8 +129,3 @@ def _fill(
                     progress = True
                     break
     return piles
-
-
-def names(position: Position) -> list[str]:
-    """Every real pile name of the position, plus a few that name nothing."""
-    return [*position.pile_names(), "stock", "waste", "cell-0", "tableau-99", "nonsense", ""]

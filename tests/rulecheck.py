@@ -5,19 +5,19 @@ from __future__ import annotations
 import pytest
 from engine_support import is_sentence
 
-from solitaire import Game, IllegalMove, Move, Position
+from solitaire import CELL, FOUNDATION, TABLEAU, Game, IllegalMove, Move, PileRef, Position
 
 
-def T(i: int) -> str:
-    return f"tableau-{i}"
+def T(i: int) -> PileRef:
+    return TABLEAU[i]
 
 
-def F(i: int) -> str:
-    return f"foundation-{i}"
+def F(i: int) -> PileRef:
+    return FOUNDATION[i]
 
 
-def C(i: int) -> str:
-    return f"cell-{i}"
+def C(i: int) -> PileRef:
+    return CELL[i]
 
 
 def allowed(pos: Position, move: Move) -> Position:

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_properties import deals, games, picks, walk
 
-from solitaire import Move, Position
+from solitaire import STOCK, WASTE, Move, Position
 from solitaire.solver import WINNABLE, solve
 
 
@@ -27,7 +27,7 @@ def trial(position: Position) -> list[Move] | None:
         else:
             if not position.stock:
                 return None
-            move = Move("stock", "waste")
+            move = Move(STOCK, WASTE)
         moves.append(move)
         position = position._apply(move)
     return moves

@@ -10,7 +10,18 @@ import pytest
 from engine_support import is_sentence, make
 from rulecheck import T
 
-from solitaire import GAMES, Game, IllegalMove, Move, Position, SaveError
+from solitaire import (
+    FOUNDATION,
+    GAMES,
+    STOCK,
+    TABLEAU,
+    WASTE,
+    Game,
+    IllegalMove,
+    Move,
+    Position,
+    SaveError,
+)
 from solitaire.deal import MAX_DEAL
 from solitaire.game import SAVE_FORMAT, SAVE_KIND, random_playable_deal
 
@@ -82,7 +93,7 @@ def test_illegal_move_changes_nothing() -> None:
     play_some(game, 2)
     before = game.to_json()
     with pytest.raises(IllegalMove) as error:
-        game.play(Move("foundation-0", "tableau-0"))
+        game.play(Move(FOUNDATION[0], TABLEAU[0]))
     assert is_sentence(str(error.value))
     assert game.to_json() == before
 
@@ -118,7 +129,7 @@ def test_save_round_trip(game_id: str) -> None:
 def test_save_of_a_game_from_a_position_keeps_the_start() -> None:
     start = make("double-rail", ["KS QH", "KD"], stock="QS KH", fill=True)
     game = Game(start)
-    game.play(Move("stock", "waste"))
+    game.play(Move(STOCK, WASTE))
     doc = game.to_json()
     assert doc["deal"] is None
     assert doc["start"] == start.to_json()
@@ -272,10 +283,10 @@ def test_not_an_object() -> None:
 
 
 def test_step_text_round_trip() -> None:
-    for move in (Move(T(2), T(5)), Move(T(2), T(5), 3), Move("stock", "waste")):
+    for move in (Move(T(2), T(5)), Move(T(2), T(5), 3), Move(STOCK, WASTE)):
         assert Move.parse(str(move)) == move
     assert str(Move(T(2), T(5), 3)) == "3:tableau-2>tableau-5"
-    for bad in ("", ">", "a>", ">b", "x:a>b", "-1:a>b", 5, None):
+    for bad in ("", ">", "a>", ">b", "x:a>b", "-1:a>b", "a>b", "tableau-01>tableau-1", 5, None):
         with pytest.raises(ValueError):
             Move.parse(bad)  # type: ignore[arg-type]
 

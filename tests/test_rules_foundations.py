@@ -6,7 +6,7 @@ import pytest
 from engine_support import make
 from rulecheck import C, F, T, allowed, refused
 
-from solitaire import GAMES, Move, Position, parse_card
+from solitaire import GAMES, STOCK, WASTE, Move, Position, parse_card
 
 ALL_GAMES = ["russian", "double-russian", "double-rail", "double-freecell"]
 SPADES = "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS"
@@ -61,8 +61,8 @@ def test_nothing_comes_back_off_a_foundation(game: str) -> None:
     if GAMES[game].cells:
         refused(pos, Move(F(0), C(0)), "never come back")
     if GAMES[game].stock:
-        refused(pos, Move(F(0), "waste"), "never come back")
-    assert not any(m.source.startswith("foundation") for m in pos.legal_moves())
+        refused(pos, Move(F(0), WASTE), "never come back")
+    assert not any(m.source.kind == "foundation" for m in pos.legal_moves())
 
 
 def test_a_full_foundation_takes_nothing_one_lap_games() -> None:
@@ -116,7 +116,7 @@ def test_double_russian_two_foundations_per_suit() -> None:
 def test_foundation_moves_are_listed_for_every_accepting_pile(game: str) -> None:
     pos = make(game, ["AD", "3C"])
     n = GAMES[game].foundations
-    assert [m for m in pos.legal_moves() if m.target.startswith("foundation")] == [
+    assert [m for m in pos.legal_moves() if m.target.kind == "foundation"] == [
         Move(T(0), F(f)) for f in range(n)
     ]
 
@@ -166,7 +166,7 @@ def test_no_cell_to_cell() -> None:
 def test_games_without_cells(game: str) -> None:
     pos = make(game, ["9S 8H"])
     refused(pos, Move(T(0), C(0)), f"There is no pile called “cell-0” in {GAMES[game].name}.")
-    assert not any(m.target.startswith("cell") for m in pos.legal_moves())
+    assert not any(m.target.kind == "cell" for m in pos.legal_moves())
 
 
 # ------------------------------------------------------------------------- stock and waste
@@ -180,44 +180,44 @@ def rail(
 
 def test_the_stock_deals_one_card_onto_the_waste() -> None:
     pos = rail(["9S"], stock="3C 7D KH")
-    after = allowed(pos, Move("stock", "waste"))
+    after = allowed(pos, Move(STOCK, WASTE))
     assert after.stock == tuple(parse_card(c) for c in ("3C", "7D"))
     assert after.waste == (parse_card("KH"),)
-    after = allowed(after, Move("stock", "waste"))
+    after = allowed(after, Move(STOCK, WASTE))
     assert after.waste == tuple(parse_card(c) for c in ("KH", "7D"))
-    refused(pos, Move("stock", "waste", 2), "The stock deals one card at a time.")
-    refused(pos, Move("stock", T(0)), "Cards from the stock go to the waste")
-    refused(pos, Move("stock", F(0)), "Cards from the stock go to the waste")
+    refused(pos, Move(STOCK, WASTE, 2), "The stock deals one card at a time.")
+    refused(pos, Move(STOCK, T(0)), "Cards from the stock go to the waste")
+    refused(pos, Move(STOCK, F(0)), "Cards from the stock go to the waste")
 
 
 def test_no_redeal() -> None:
     pos = rail(["9S"], stock="3C", waste="4H 5H")
-    pos = allowed(pos, Move("stock", "waste"))
+    pos = allowed(pos, Move(STOCK, WASTE))
     assert pos.stock == ()
     assert len(pos.waste) == 3
-    refused(pos, Move("stock", "waste"), "The stock is empty, and there is no redeal.")
-    refused(pos, Move("waste", "stock"), "Nothing can be put on the stock.")
-    assert Move("stock", "waste") not in pos.legal_moves()
+    refused(pos, Move(STOCK, WASTE), "The stock is empty, and there is no redeal.")
+    refused(pos, Move(WASTE, STOCK), "Nothing can be put on the stock.")
+    assert Move(STOCK, WASTE) not in pos.legal_moves()
 
 
 def test_only_the_waste_top_is_playable() -> None:
     pos = rail(["9S", "5C", "", "JD", "QD"], waste="8H 2S 4D", foundations=["AS"])
-    allowed(pos, Move("waste", T(1)))  # 4♦ on 5♣: any suit
-    allowed(pos, Move("waste", T(2)))  # to an empty pile
-    refused(pos, Move("waste", T(1), 2), "Only the top card of the waste moves.")
-    refused(pos, Move("waste", F(0)), "The 4♦ cannot go on the A♠")  # the 2♠ is under it
-    refused(pos, Move("waste", T(0), 3), "Only the top card of the waste moves.")
+    allowed(pos, Move(WASTE, T(1)))  # 4♦ on 5♣: any suit
+    allowed(pos, Move(WASTE, T(2)))  # to an empty pile
+    refused(pos, Move(WASTE, T(1), 2), "Only the top card of the waste moves.")
+    refused(pos, Move(WASTE, F(0)), "The 4♦ cannot go on the A♠")  # the 2♠ is under it
+    refused(pos, Move(WASTE, T(0), 3), "Only the top card of the waste moves.")
     pos = rail(["9S"], waste="8H 2S", foundations=["AS"])
-    allowed(pos, Move("waste", F(0)))
-    refused(pos, Move(T(0), "waste"), "Only the stock deals onto the waste.")
-    refused(rail(["9S"]), Move("waste", T(0)), "There is no card there to move.")
+    allowed(pos, Move(WASTE, F(0)))
+    refused(pos, Move(T(0), WASTE), "Only the stock deals onto the waste.")
+    refused(rail(["9S"]), Move(WASTE, T(0)), "There is no card there to move.")
 
 
 @pytest.mark.parametrize("game", ["russian", "double-russian", "double-freecell"])
 def test_games_without_stock(game: str) -> None:
     pos = make(game, ["9S 8H"])
     name = GAMES[game].name
-    refused(pos, Move("stock", "waste"), f"There is no pile called “stock” in {name}.")
-    refused(pos, Move(T(0), "waste"), f"There is no pile called “waste” in {name}.")
-    assert "stock" not in pos.pile_names()
-    assert "waste" not in pos.pile_names()
+    refused(pos, Move(STOCK, WASTE), f"There is no pile called “stock” in {name}.")
+    refused(pos, Move(T(0), WASTE), f"There is no pile called “waste” in {name}.")
+    assert STOCK not in pos.pile_refs()
+    assert WASTE not in pos.pile_refs()

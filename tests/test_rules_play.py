@@ -6,7 +6,7 @@ import pytest
 from engine_support import is_sentence, make
 from rulecheck import C, F, T
 
-from solitaire import GAMES, Game, IllegalMove, Move, Position, parse_card
+from solitaire import GAMES, STOCK, WASTE, Game, IllegalMove, Move, Position, parse_card
 
 ALL_GAMES = ["russian", "double-russian", "double-rail", "double-freecell"]
 SPADES = "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS"
@@ -82,9 +82,9 @@ def test_double_rail_stuck_needs_an_empty_stock() -> None:
     assert pos.legal_moves() == []
     assert pos.is_stuck()
     pos = make("double-rail", piles, waste="AS 2C", stock="KD")
-    assert pos.legal_moves() == [Move("stock", "waste")]
+    assert pos.legal_moves() == [Move(STOCK, WASTE)]
     assert not pos.is_stuck()
-    after = pos.play(Move("stock", "waste"))
+    after = pos.play(Move(STOCK, WASTE))
     assert after.is_stuck()
 
 
@@ -102,7 +102,7 @@ def test_stuck_is_reported_in_play() -> None:
     pos = make("double-rail", ["5S", "5H", "5D", "5C", "9S"], waste="AS 2C", stock="KD")
     game = Game(pos)
     assert not game.position.is_stuck()
-    game.play(Move("stock", "waste"))
+    game.play(Move(STOCK, WASTE))
     assert game.position.is_stuck()
 
 
@@ -172,7 +172,7 @@ def test_aces_are_always_safe(game: str) -> None:
 
 def test_auto_moves_from_the_waste_and_the_cells() -> None:
     pos = make("double-rail", ["9S"], waste="KD AC")
-    assert pos.safe_automoves() == [Move("waste", F(0))]
+    assert pos.safe_automoves() == [Move(WASTE, F(0))]
     pos = make("double-freecell", ["9S"], cells=[None, "AC", "AD"])
     assert pos.safe_automoves() == [Move(C(1), F(0)), Move(C(2), F(1))]
 
@@ -210,7 +210,7 @@ def test_auto_finish_offered_when_foundation_moves_alone_win() -> None:
     moves = pos.auto_finish()
     assert moves is not None
     assert len(moves) == 8
-    assert all(m.target.startswith("foundation") for m in moves)
+    assert all(m.target.kind == "foundation" for m in moves)
     end = pos
     for move in moves:
         end = end.play(move)
@@ -238,7 +238,7 @@ def test_auto_finish_with_stock_deals_double_rail() -> None:
     pos = make("double-rail", ["KS"], stock="QH KH QS", waste="", fill=True)
     moves = pos.auto_finish()
     assert moves is not None
-    assert Move("stock", "waste") in moves
+    assert Move(STOCK, WASTE) in moves
     end = pos
     for move in moves:
         end = end.play(move)

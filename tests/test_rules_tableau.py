@@ -6,7 +6,7 @@ import pytest
 from engine_support import make
 from rulecheck import T, allowed, refused
 
-from solitaire import Game, Move, Position, parse_card
+from solitaire import CELL, FOUNDATION, WASTE, Game, Move, Position, parse_card
 
 RUSSIAN_GAMES = ["russian", "double-russian"]
 ALL_GAMES = ["russian", "double-russian", "double-rail", "double-freecell"]
@@ -62,20 +62,20 @@ def test_building_from_the_waste_double_rail() -> None:
     for card, ok in BUILD_ON_8S["double-rail"].items():
         pos = make("double-rail", ["8S", "2D", "2D"], waste=f"KC {card}")
         if ok:
-            after = allowed(pos, Move("waste", T(0)))
+            after = allowed(pos, Move(WASTE, T(0)))
             assert after.waste == (parse_card("KC"),)
         else:
-            refused(pos, Move("waste", T(0)), "any suit")
+            refused(pos, Move(WASTE, T(0)), "any suit")
 
 
 def test_building_from_a_cell_double_freecell() -> None:
     for card, ok in BUILD_ON_8S["double-freecell"].items():
         pos = make("double-freecell", ["8S", *FILL], cells=[None, card])
         if ok:
-            after = allowed(pos, Move("cell-1", T(0)))
+            after = allowed(pos, Move(CELL[1], T(0)))
             assert after.cells[1] is None
         else:
-            refused(pos, Move("cell-1", T(0)), "alternating colours")
+            refused(pos, Move(CELL[1], T(0)), "alternating colours")
 
 
 @pytest.mark.parametrize("game", ALL_GAMES)
@@ -246,14 +246,14 @@ def test_double_rail_empty_pile_takes_anything() -> None:
     allowed(pos, Move(T(0), T(1)))
     allowed(pos, Move(T(2), T(1), 3))
     allowed(pos, Move(T(2), T(1), 2))
-    allowed(pos, Move("waste", T(1)))
-    refused(pos, Move("waste", T(1), 2), "Only the top card of the waste moves.")
+    allowed(pos, Move(WASTE, T(1)))
+    refused(pos, Move(WASTE, T(1), 2), "Only the top card of the waste moves.")
 
 
 def test_double_freecell_empty_column_takes_anything_within_the_limit() -> None:
     pos = fc(["5H", "", "9S 8H 7C", *FILL[:7]], [None, "QD"])
     allowed(pos, Move(T(0), T(1)))
-    allowed(pos, Move("cell-1", T(1)))
+    allowed(pos, Move(CELL[1], T(1)))
     allowed(pos, Move(T(2), T(1), 2))  # 6 free cells (5 + …): well within the limit
     assert pos.group_limit(True) == 6
 
@@ -282,7 +282,7 @@ def test_uncovered_card_turns_as_part_of_the_move(game: str) -> None:
 @pytest.mark.parametrize("game", RUSSIAN_GAMES)
 def test_turning_after_a_move_to_a_foundation(game: str) -> None:
     pos = make(game, ["#2C AS", "#3D #4D KH 8H", "9H"])
-    after = allowed(pos, Move(T(0), "foundation-0"))
+    after = allowed(pos, Move(T(0), FOUNDATION[0]))
     assert after.down[0] == 0
     assert after.tableau[0] == (parse_card("2C"),)
     # a group that leaves only face-down cards turns the new top

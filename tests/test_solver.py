@@ -12,7 +12,7 @@ import time
 import conftest
 import pytest
 
-from solitaire import Game, Move, Position
+from solitaire import STOCK, TABLEAU, WASTE, Game, Move, Position
 from solitaire.cards import RANKS, SUITS
 from solitaire.cli.solve import done_deals, survey
 from solitaire.rules import GAMES
@@ -180,7 +180,7 @@ def test_needs_a_king_to_an_empty_pile() -> None:
     assert result.result == WINNABLE
     assert result.line is not None
     assert replays_to_win(position, result.line)
-    assert any(m.source == "tableau-0" and m.target.startswith("tableau-") for m in result.line)
+    assert any(m.source == TABLEAU[0] and m.target.kind == "tableau" for m in result.line)
 
 
 def test_double_russian_small_position() -> None:
@@ -225,7 +225,7 @@ def test_double_rail_needs_the_stock() -> None:
     assert result.result == WINNABLE
     assert result.line is not None
     assert replays_to_win(position, result.line)
-    assert sum(1 for m in result.line if m.source == "stock") == 3
+    assert sum(1 for m in result.line if m.source == STOCK) == 3
 
 
 def test_double_rail_needs_a_free_pile_for_the_waste() -> None:
@@ -235,7 +235,7 @@ def test_double_rail_needs_a_free_pile_for_the_waste() -> None:
     assert result.result == WINNABLE
     assert result.line is not None
     assert replays_to_win(position, result.line)
-    assert any(m.source == "waste" and m.target.startswith("tableau") for m in result.line)
+    assert any(m.source == WASTE and m.target.kind == "tableau" for m in result.line)
     assert brute_force(position) is True
 
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 from test_solver import brute_force, build, replays_to_win
 
-from solitaire import Move, Position
+from solitaire import STOCK, WASTE, Move, Position
 from solitaire.cards import RANKS, SUITS
 from solitaire.rules import GAMES
 from solitaire.solver import UNKNOWN, UNWINNABLE, WINNABLE, solve
@@ -361,7 +361,7 @@ def test_five_kings_over_their_queens_are_not_locked() -> None:
     assert result.line is not None
     assert replays_to_win(position, result.line)
     assert brute_force(position) is True
-    assert brute_force(position.play(Move("stock", "waste"))) is False
+    assert brute_force(position.play(Move(STOCK, WASTE))) is False
 
 
 def kings_without_their_queens(free_piles: int) -> Position:

@@ -7,16 +7,23 @@ tests, the solver and the command line all share it. See docs/engine.md.
 from .cards import card_name, card_symbol, is_red, long_name, parse_card, rank, suit
 from .deal import MAX_DEAL
 from .game import Game, SaveError
+from .piles import CELL, FOUNDATION, STOCK, TABLEAU, WASTE, PileRef
 from .position import IllegalMove, Move, Position, PositionError, deal
 from .rules import GAMES, GameRules
 
 __all__ = [
+    "CELL",
+    "FOUNDATION",
     "GAMES",
     "MAX_DEAL",
+    "STOCK",
+    "TABLEAU",
+    "WASTE",
     "Game",
     "GameRules",
     "IllegalMove",
     "Move",
+    "PileRef",
     "Position",
     "PositionError",
     "SaveError",

@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 from .deal import MAX_DEAL
-from .position import IllegalMove, Move, Position, PositionError, _short
+from .position import IllegalMove, Move, Position, PositionError, short_repr
 from .rules import GAMES
 
 SAVE_FORMAT = 1
@@ -173,16 +173,16 @@ class Game:
                 (
                     "The saved game has no format number"
                     if version is None
-                    else f"The saved game has format {_short(version)}"
+                    else f"The saved game has format {short_repr(version)}"
                 )
                 + f"; this version reads format {SAVE_FORMAT}."
             )
         game_id = doc.get("game")
         if not isinstance(game_id, str) or game_id not in GAMES:
-            raise SaveError(f"The saved game is of an unknown game {_short(game_id)}.")
+            raise SaveError(f"The saved game is of an unknown game {short_repr(game_id)}.")
         deal = doc.get("deal")
         if deal is not None and (type(deal) is not int or not 1 <= deal <= MAX_DEAL):
-            raise SaveError(f"The saved deal number {_short(deal)} is not valid.")
+            raise SaveError(f"The saved deal number {short_repr(deal)} is not valid.")
         automove = doc.get("automove", True)
         if not isinstance(automove, bool):
             raise SaveError("The saved auto-move setting is not true or false.")

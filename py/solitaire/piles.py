@@ -34,18 +34,6 @@ class PileRef(NamedTuple):
     def __str__(self) -> str:
         return self.kind if self.kind in SINGLE else f"{self.kind}-{self.index}"
 
-    @property
-    def is_tableau(self) -> bool:
-        return self.kind == "tableau"
-
-    @property
-    def is_foundation(self) -> bool:
-        return self.kind == "foundation"
-
-    @property
-    def is_cell(self) -> bool:
-        return self.kind == "cell"
-
     @classmethod
     def parse(cls, name: object) -> PileRef:
         """``"tableau-3"`` → ``TABLEAU[3]``. Only the canonical spelling is a pile name (ASCII

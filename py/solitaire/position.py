@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 
 from .cards import SUIT_NAMES, card_name, card_symbol, face, is_red, parse_card, rank, suit
 from .deal import MAX_DEAL, deal_piles, shuffled
+from .piles import CELL, FOUNDATION, STOCK, TABLEAU, WASTE, PileRef
 from .rules import GAMES, GameRules
 
 Pile = tuple[int, ...]
@@ -18,12 +19,22 @@ Pile = tuple[int, ...]
 POSITION_FORMAT = 1
 
 
-def _short(value: Any) -> str:
-    """``repr`` for a message, cut short: a tampered document may hold anything."""
+def short_repr(value: Any) -> str:
+    """``repr(value)`` for a message, cut to 40 characters: what a tampered document or a
+    caller's mistake holds may be anything (an int too long to print, a huge string)."""
     try:
         text = repr(value)
     except ValueError:  # an int too long to print
         return "a number with too many digits"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _pile_text(ref: PileRef) -> str:
+    """A pile's name for a message, cut short (a made-up ref may hold anything)."""
+    try:
+        text = str(ref)
+    except ValueError:  # an index too long to print
+        text = f"{ref.kind}-…"
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -38,23 +49,31 @@ class PositionError(ValueError):
 class Move(NamedTuple):
     """Take ``count`` cards from the top of ``source`` and put them on ``target``.
 
-    Piles are named as on the page: ``tableau-0``, ``foundation-0``, ``cell-0``, ``stock``,
-    ``waste``. Dealing a card from the stock is ``Move("stock", "waste")``.
+    Piles are :class:`PileRef` values: ``Move(TABLEAU[4], FOUNDATION[0])``; dealing a card
+    from the stock is ``Move(STOCK, WASTE)``. Their text, ``"3:tableau-2>tableau-5"``, is
+    ``str(move)`` and :meth:`parse` (saves and hints carry moves as text).
     """
 
-    source: str
-    target: str
+    source: PileRef
+    target: PileRef
     count: int = 1  # type: ignore[assignment]  # (shadows tuple.count, by design)
 
     def __str__(self) -> str:
         text = f"{self.source}>{self.target}"
         return text if self.count == 1 else f"{self.count}:{text}"
 
+    def __repr__(self) -> str:
+        source: object = self.source  # a Move built by hand may hold anything
+        target: object = self.target
+        if isinstance(source, PileRef) and isinstance(target, PileRef):
+            return f"Move.parse({str(self)!r})"
+        return f"Move(source={source!r}, target={target!r}, count={self.count!r})"
+
     @classmethod
     def parse(cls, text: str) -> Move:
         """Read ``str(move)`` back; raises ``ValueError`` with a sentence saying why not."""
         if not isinstance(text, str):
-            raise ValueError(f"{_short(text)} is not a move.")
+            raise ValueError(f"{short_repr(text)} is not a move.")
         count_text, colon, rest = text.partition(":")
         if not colon:
             count_text, rest = "1", text
@@ -68,49 +87,13 @@ class Move(NamedTuple):
             or len(count_text) > 6
         ):
             raise ValueError(
-                f"{_short(text)} is not a move "
+                f"{short_repr(text)} is not a move "
                 "(expected text such as 'tableau-2>tableau-5' or '3:tableau-2>tableau-5')."
             )
-        return cls(source, target, int(count_text))
-
-
-_MAX_INDEX = 64  # pile names up to this index are parsed by a table lookup
-
-
-def _parse_name(name: str) -> tuple[str, int]:
-    if name in ("stock", "waste"):
-        return name, 0
-    kind, dash, index = name.partition("-")
-    if (
-        dash
-        and index.isascii()
-        and index.isdigit()
-        and kind in ("tableau", "foundation", "cell")
-        and (len(index) == 1 or index[0] != "0")
-    ):
-        return kind, int(index)
-    return "", -1
-
-
-TABLEAU_NAMES = tuple(f"tableau-{i}" for i in range(_MAX_INDEX))
-FOUNDATION_NAMES = tuple(f"foundation-{i}" for i in range(_MAX_INDEX))
-CELL_NAMES = tuple(f"cell-{i}" for i in range(_MAX_INDEX))
-# built directly (what _parse_name gives for these canonical names): cheaper at import time
-_NAMES: dict[str, tuple[str, int]] = {
-    **{name: ("tableau", i) for i, name in enumerate(TABLEAU_NAMES)},
-    **{name: ("foundation", i) for i, name in enumerate(FOUNDATION_NAMES)},
-    **{name: ("cell", i) for i, name in enumerate(CELL_NAMES)},
-    "stock": ("stock", 0),
-    "waste": ("waste", 0),
-}
-
-
-def _split(name: str) -> tuple[str, int]:
-    """``"tableau-3"`` → ``("tableau", 3)``; ``"stock"`` → ``("stock", 0)``; bad → ``("", -1)``.
-
-    Only the canonical spelling is a pile name: ASCII digits, no leading zero."""
-    found = _NAMES.get(name)
-    return found if found is not None else _parse_name(name)
+        try:
+            return cls(PileRef.parse(source), PileRef.parse(target), int(count_text))
+        except ValueError as error:
+            raise ValueError(f"{short_repr(text)} is not a move: {error}") from None
 
 
 class _Tables(NamedTuple):
@@ -249,28 +232,34 @@ class Position:
 
     # ----------------------------------------------------------------- looking
 
-    def pile(self, name: str) -> Pile:
-        kind, i = _split(name)
-        if kind == "tableau" and i < len(self.tableau):
-            return self.tableau[i]
-        if kind == "foundation" and i < len(self.foundations):
-            return self.foundations[i]
-        if kind == "cell" and i < len(self.cells):
-            card = self.cells[i]
-            return () if card is None else (card,)
-        if kind == "stock" and self.rules.stock:
-            return self.stock
-        if kind == "waste" and self.rules.stock:
-            return self.waste
-        raise KeyError(name)
+    def pile(self, ref: PileRef) -> Pile:
+        """The cards of a pile, bottom → top (a free cell: ``()`` or ``(card,)``); ``KeyError``
+        when this game has no such pile, ``TypeError`` when ``ref`` is not a :class:`PileRef`."""
+        if not isinstance(ref, PileRef):
+            raise TypeError(f"a pile is a PileRef, not {short_repr(ref)}")
+        kind, i = ref
+        if type(i) is int and i >= 0:
+            if kind == "tableau" and i < len(self.tableau):
+                return self.tableau[i]
+            if kind == "foundation" and i < len(self.foundations):
+                return self.foundations[i]
+            if kind == "cell" and i < len(self.cells):
+                card = self.cells[i]
+                return () if card is None else (card,)
+            if kind == "stock" and i == 0 and self.rules.stock:
+                return self.stock
+            if kind == "waste" and i == 0 and self.rules.stock:
+                return self.waste
+        raise KeyError(ref)
 
-    def pile_names(self) -> list[str]:
-        names = [f"tableau-{i}" for i in range(len(self.tableau))]
-        names += [f"foundation-{i}" for i in range(len(self.foundations))]
-        names += [f"cell-{i}" for i in range(len(self.cells))]
+    def pile_refs(self) -> list[PileRef]:
+        """Every pile of this game: tableau, foundations, cells, then stock and waste."""
+        refs = list(TABLEAU[: len(self.tableau)])
+        refs += FOUNDATION[: len(self.foundations)]
+        refs += CELL[: len(self.cells)]
         if self.rules.stock:
-            names += ["stock", "waste"]
-        return names
+            refs += [STOCK, WASTE]
+        return refs
 
     def all_cards(self) -> list[int]:
         """Every card, in the order a position document lists them ("reading order"): tableau
@@ -292,8 +281,8 @@ class Position:
 
     def is_pointless(self, move: Move) -> bool:
         """A whole tableau pile, nothing face down under it, moved onto an empty pile."""
-        kind, i = _split(move.source)
-        tkind, t = _split(move.target)
+        kind, i = move.source
+        tkind, t = move.target
         return (
             kind == "tableau"
             and tkind == "tableau"
@@ -393,7 +382,7 @@ class Position:
         for source, card in tops:
             targets = wants.get(card % 52)
             if targets:
-                moves.extend([Move(source, FOUNDATION_NAMES[f]) for f in targets])
+                moves.extend([Move(source, FOUNDATION[f]) for f in targets])
         # groups from the tableau: where is each movable card? (value: count * 64 + pile)
         any_face_up = rules.group == "any-face-up"
         where: dict[int, int] = {}
@@ -446,28 +435,28 @@ class Position:
                         continue
                     found.extend([(i, count, k) for k in empties if k != i])
         found.sort()
-        moves.extend([Move(TABLEAU_NAMES[i], TABLEAU_NAMES[k], count) for i, count, k in found])
+        moves.extend([Move(TABLEAU[i], TABLEAU[k], count) for i, count, k in found])
         # single cards from the waste and the cells onto the tableau
         for source, card in tops:
-            if source[0] == "t":
+            if source.kind == "tableau":
                 continue
             for k, target in enumerate(tableau):
                 if target:
                     if fits[card * n_cards + target[-1]]:
-                        moves.append(Move(source, TABLEAU_NAMES[k]))
+                        moves.append(Move(source, TABLEAU[k]))
                 elif not kings_only or card % 13 == 12:
-                    moves.append(Move(source, TABLEAU_NAMES[k]))
+                    moves.append(Move(source, TABLEAU[k]))
         # top cards into empty cells (from the tableau, then the waste)
         if None in self.cells:
-            empty_cells = [CELL_NAMES[k] for k, c in enumerate(self.cells) if c is None]
+            empty_cells = [CELL[k] for k, c in enumerate(self.cells) if c is None]
             for i, pile in enumerate(tableau):
                 if pile:
-                    source = TABLEAU_NAMES[i]
-                    moves.extend([Move(source, name) for name in empty_cells])
+                    source = TABLEAU[i]
+                    moves.extend([Move(source, cell) for cell in empty_cells])
             if self.waste:
-                moves.extend([Move("waste", name) for name in empty_cells])
+                moves.extend([Move(WASTE, cell) for cell in empty_cells])
         if self.stock:
-            moves.append(Move("stock", "waste"))
+            moves.append(Move(STOCK, WASTE))
         return moves
 
     def why_illegal(self, move: Any) -> str | None:
@@ -481,19 +470,19 @@ class Position:
             source, target, count = move
         except (TypeError, ValueError):
             return "That is not a move."
-        if not isinstance(source, str) or not isinstance(target, str):
+        if not isinstance(source, PileRef) or not isinstance(target, PileRef):
             return "That is not a move."
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
             return "A move takes at least one card."
-        for name in (source, target):
+        for ref in (source, target):
             try:
-                self.pile(name)
+                self.pile(ref)
             except KeyError:
-                return f"There is no pile called “{name}” in {rules.name}."
+                return f"There is no pile called “{_pile_text(ref)}” in {rules.name}."
         if source == target:
             return "The cards are already there."
-        skind, s = _split(source)
-        tkind, t = _split(target)
+        skind, s = source
+        tkind, t = target
         if skind == "foundation":
             return "Cards never come back off a foundation."
         if skind == "stock":
@@ -582,9 +571,7 @@ class Position:
 
     def _apply(self, move: Move) -> Position:
         """Play a move already known to be legal (the solver's fast path): no checks."""
-        source, target, count = move
-        skind, s = _NAMES.get(source) or _split(source)
-        tkind, t = _NAMES.get(target) or _split(target)
+        (skind, s), (tkind, t), count = move
         tableau = self.tableau
         down = self.down
         foundations = self.foundations
@@ -646,17 +633,17 @@ class Position:
             suits = (0, 1, 2, 3)
         return all(counts.get(s * 13 + below, 0) >= decks for s in suits)
 
-    def _foundation_move(self, source: str, card: int) -> Move | None:
+    def _foundation_move(self, source: PileRef, card: int) -> Move | None:
         for f, pile in enumerate(self.foundations):
             if self.foundation_accepts(card, pile):
-                return Move(source, FOUNDATION_NAMES[f])
+                return Move(source, FOUNDATION[f])
         return None
 
-    def _tops(self) -> list[tuple[str, int]]:
-        tops = [(TABLEAU_NAMES[i], p[-1]) for i, p in enumerate(self.tableau) if p]
+    def _tops(self) -> list[tuple[PileRef, int]]:
+        tops = [(TABLEAU[i], p[-1]) for i, p in enumerate(self.tableau) if p]
         if self.waste:
-            tops.append(("waste", self.waste[-1]))
-        tops += [(CELL_NAMES[i], c) for i, c in enumerate(self.cells) if c is not None]
+            tops.append((WASTE, self.waste[-1]))
+        tops += [(CELL[i], c) for i, c in enumerate(self.cells) if c is not None]
         return tops
 
     def safe_automoves(self) -> list[Move]:
@@ -691,7 +678,7 @@ class Position:
             else:
                 if not position.stock:
                     return None
-                move = Move("stock", "waste")
+                move = Move(STOCK, WASTE)
             moves.append(move)
             position = position._apply(move)
         return moves
@@ -796,17 +783,21 @@ class Position:
                 (
                     "A position document needs a format number"
                     if version is None
-                    else f"Unknown position format {_short(version)}"
+                    else f"Unknown position format {short_repr(version)}"
                 )
                 + f"; this version reads format {POSITION_FORMAT}."
             )
         game = doc.get("game")
         rules = GAMES.get(game) if isinstance(game, str) else None
         if rules is None:
-            raise PositionError(f"Unknown game {_short(game)}; the games are {', '.join(GAMES)}.")
+            raise PositionError(
+                f"Unknown game {short_repr(game)}; the games are {', '.join(GAMES)}."
+            )
         deal = doc.get("deal")
         if deal is not None and (type(deal) is not int or not 1 <= deal <= MAX_DEAL):
-            raise PositionError(f"Bad deal number {_short(deal)}: deals run from 1 to {MAX_DEAL}.")
+            raise PositionError(
+                f"Bad deal number {short_repr(deal)}: deals run from 1 to {MAX_DEAL}."
+            )
         allowed = {
             "format",
             "game",

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..piles import CELL, FOUNDATION, STOCK, TABLEAU, WASTE
 from ..position import Move, Position
 from ..rules import GameRules
 
@@ -238,30 +239,30 @@ def to_engine(pos: Position, line: list[IMove], check_win: bool = True) -> list[
     for m in line:
         kind = m[0]
         if kind == T2T:
-            mv = Move(f"tableau-{m[1]}", f"tableau-{m[2]}", m[3])
+            mv = Move(TABLEAU[m[1]], TABLEAU[m[2]], m[3])
         elif kind in (T2F, W2F, C2F):
             if kind == T2F:
-                src = f"tableau-{m[1]}"
+                src = TABLEAU[m[1]]
                 card = pos.tableau[m[1]][-1]
             elif kind == W2F:
-                src, card = "waste", pos.waste[-1]
+                src, card = WASTE, pos.waste[-1]
             else:
                 k = next(k for k, c in enumerate(pos.cells) if c is not None and c % 52 == m[1])
-                src, card = f"cell-{k}", pos.cells[k] or 0
+                src, card = CELL[k], pos.cells[k] or 0
             f = next(
                 (f for f, p in enumerate(pos.foundations) if pos.foundation_accepts(card, p)), -1
             )
-            mv = Move(src, f"foundation-{f}")
+            mv = Move(src, FOUNDATION[f])
         elif kind == W2T:
-            mv = Move("waste", f"tableau-{m[1]}")
+            mv = Move(WASTE, TABLEAU[m[1]])
         elif kind == C2T:
             k = next(k for k, c in enumerate(pos.cells) if c is not None and c % 52 == m[1])
-            mv = Move(f"cell-{k}", f"tableau-{m[2]}")
+            mv = Move(CELL[k], TABLEAU[m[2]])
         elif kind == T2C:
             k = next(k for k, c in enumerate(pos.cells) if c is None)
-            mv = Move(f"tableau-{m[1]}", f"cell-{k}")
+            mv = Move(TABLEAU[m[1]], CELL[k])
         else:
-            mv = Move("stock", "waste")
+            mv = Move(STOCK, WASTE)
         pos = pos.play(mv)
         out.append(mv)
     if check_win and not pos.is_won():
