@@ -386,7 +386,7 @@ def plan_moves(game_id: str, moves: int, seed: int) -> list[dict[str, Any]]:
         assert position is not None
         move = rng.choice(legal)
         step = game.play(move)
-        first = position._apply(step[0])
+        first = position.play_unchecked(step[0])
         after = game.position
         finish = None
         if not after.is_won() and after.auto_finish():

@@ -29,7 +29,7 @@ def trial(position: Position) -> list[Move] | None:
                 return None
             move = Move(STOCK, WASTE)
         moves.append(move)
-        position = position._apply(move)
+        position = position.play_unchecked(move)
     return moves
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import solitaire
-from solitaire import GAMES, MAX_DEAL, Position, deal
+from solitaire import GAMES, MAX_DEAL, Position
 from solitaire.cli import main
 
 HERE = Path(__file__).resolve().parent
@@ -41,16 +41,16 @@ def test_deal_prints_the_position(game: str) -> None:
     result = run("deal", game, "617")
     assert result.returncode == 0, result.stderr
     pos = Position.from_json(json.loads(result.stdout))
-    assert pos == deal(game, 617)
+    assert pos == Position.deal_of(game, 617)
     assert pos.deal == 617
-    assert pos.tableau == deal(game, 617).tableau
+    assert pos.tableau == Position.deal_of(game, 617).tableau
 
 
 def test_deal_extremes_in_process(capsys: pytest.CaptureFixture[str]) -> None:
     for number in ("1", str(MAX_DEAL)):
         assert main(["deal", "double-rail", number]) == 0
         doc = json.loads(capsys.readouterr().out)
-        assert Position.from_json(doc) == deal("double-rail", int(number))
+        assert Position.from_json(doc) == Position.deal_of("double-rail", int(number))
 
 
 def test_help() -> None:

@@ -22,7 +22,7 @@ from solitaire import (
     Position,
     SaveError,
 )
-from solitaire.deal import MAX_DEAL
+from solitaire.deals import MAX_DEAL
 from solitaire.game import SAVE_FORMAT, SAVE_KIND, random_playable_deal
 
 

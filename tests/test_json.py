@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 from engine_support import is_sentence, make
 
-from solitaire import GAMES, Position, PositionError, deal
+from solitaire import GAMES, Position, PositionError
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_deals_round_trip_exactly(game: str) -> None:
     for number in (1, 2, 99, 617, 2**31 - 1):
-        pos = deal(game, number)
+        pos = Position.deal_of(game, number)
         doc = pos.to_json()
         again = Position.from_json(json.loads(json.dumps(doc)))
         assert again == pos
@@ -25,7 +25,7 @@ def test_deals_round_trip_exactly(game: str) -> None:
 
 
 def test_document_shape() -> None:
-    doc = deal("double-rail", 3).to_json()
+    doc = Position.deal_of("double-rail", 3).to_json()
     assert set(doc) == {"format", "game", "deal", "tableau", "foundations", "stock", "waste"} | (
         {"copies"} if "copies" in doc else set()
     )
@@ -35,10 +35,10 @@ def test_document_shape() -> None:
     assert doc["tableau"][0] == {"down": [], "up": [doc["tableau"][0]["up"][0]]}
     assert len(doc["stock"]) == 99
     assert doc["waste"] == []
-    fc = deal("double-freecell", 3).to_json()
+    fc = Position.deal_of("double-freecell", 3).to_json()
     assert fc["cells"] == [None] * 6
     assert "stock" not in fc
-    russian = deal("russian", 3).to_json()
+    russian = Position.deal_of("russian", 3).to_json()
     assert "cells" not in russian
     assert "copies" not in russian
     assert [len(p["down"]) for p in russian["tableau"]] == [0, 1, 2, 3, 4, 5, 6]
@@ -66,11 +66,11 @@ def test_copies_in_reading_order_need_no_copies_key() -> None:
 
 
 def good() -> dict[str, Any]:
-    return deal("double-freecell", 11).to_json()
+    return Position.deal_of("double-freecell", 11).to_json()
 
 
 def russian() -> dict[str, Any]:
-    return deal("russian", 11).to_json()
+    return Position.deal_of("russian", 11).to_json()
 
 
 def _edit(base: Any, change: Any) -> dict[str, Any]:
@@ -171,7 +171,7 @@ BAD = {
     "cells in russian": (russian, _set("cells", [None]), "has no free cells"),
     "stock in russian": (russian, _set("stock", ["AS"]), "has no stock or waste"),
     "stock text": (
-        lambda: deal("double-rail", 2).to_json(),
+        lambda: Position.deal_of("double-rail", 2).to_json(),
         _no_copies(_set("stock", "AS")),
         "The stock must be a list of cards.",
     ),

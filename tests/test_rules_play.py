@@ -276,3 +276,20 @@ def test_valid_documents_for_the_hand_made_endgames() -> None:
         again = Position.from_json(pos.to_json())
         assert again == pos
         assert again.to_json() == pos.to_json()
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_position_cannot_be_changed(game: str) -> None:
+    """Positions are shared (undo keeps them, the solver replays on them): every attribute
+    is read-only, and no other can be added."""
+    pos = Position.deal_of(game, 5)
+    before = pos.to_json()
+    for name in ("rules", "deal", "tableau", "down", "foundations", "cells", "stock", "waste"):
+        with pytest.raises(AttributeError):
+            setattr(pos, name, getattr(pos, name))
+        with pytest.raises(AttributeError):
+            delattr(pos, name)
+    with pytest.raises(AttributeError):
+        pos.extra = 1  # type: ignore[attr-defined]
+    assert pos.to_json() == before
+    assert pos == Position.deal_of(game, 5)

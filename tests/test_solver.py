@@ -594,31 +594,18 @@ def test_double_rail_multiset_line_replays_from_mid_game() -> None:
     assert replays_to_win(position, result.line)
 
 
-def test_double_rail_dives_find_a_win_the_plain_search_misses() -> None:
-    """Deal 2833: the seeded randomised dives over tableau multisets win within 20 000
-    positions (the line replays through the engine); one plain depth-first search over the
-    same space does not, stuck undoing the last choices of its first line."""
-    from solitaire.solver.rail import abstract_dives, abstract_search
+def test_double_rail_beams_win_what_one_depth_first_search_misses() -> None:
+    """Deal 2833: the solver wins within 20 000 positions (its beams; the line replays
+    through the engine), while the complete depth-first search over the same states alone
+    does not, stuck undoing the last choices of its first line."""
+    from solitaire.solver.rail import abstract_search
 
     position = Position.deal_of("double-rail", 2833)
-    result = abstract_dives(position, None, 20_000)
+    assert abstract_search(position, None, 20_000).result == UNKNOWN
+    result = solve(position, budget=None, max_nodes=20_000)
     assert result.result == WINNABLE
     assert result.line is not None
     assert replays_to_win(position, result.line)
-    assert abstract_search(position, None, 20_000).result == UNKNOWN
-    assert solve(position, budget=None, max_nodes=20_000).result == WINNABLE
-
-
-def test_double_rail_dives_answer_lost_only_when_a_dive_is_complete() -> None:
-    """A dive that runs out of positions before its size limit searched everything: the
-    five-Kings position is proved lost by the dives themselves; a node cap smaller than
-    one dive gives "unknown"."""
-    from solitaire.solver.rail import abstract_dives
-
-    lost = _rail_kings(([], ["KD"]))
-    assert abstract_dives(lost, None, 5_000).result == UNWINNABLE
-    deal = Position.deal_of("double-rail", 1)
-    assert abstract_dives(deal, None, 50).result == UNKNOWN
 
 
 # --------------------------------------------------------------------------- Double Russian

@@ -16,7 +16,7 @@ from solitaire.cards import RANKS, SUITS
 from solitaire.rules import GAMES
 from solitaire.solver import UNKNOWN, UNWINNABLE, WINNABLE, solve
 from solitaire.solver.core import DEAL
-from solitaire.solver.rail import abstract_dives, abstract_search, complete_search, lock
+from solitaire.solver.rail import abstract_search, complete_search, lock
 from solitaire.solver.rail.beams import BEAM_WEIGHTS, abstract_beam, abstract_beams
 from solitaire.solver.rail.lock import (
     LOCK_START,
@@ -341,7 +341,6 @@ def test_six_kings_over_their_queens_are_locked() -> None:
     root, _ = fam.autoplay(fam.start(lost))
     assert fam.locked_ahead(root)
     assert abstract_search(lost, 10, None).result == UNWINNABLE
-    assert abstract_dives(lost, 10, None).result == UNWINNABLE
     assert solve(lost, budget=10).result == UNWINNABLE
     assert brute_force(lost) is False
 

@@ -5,10 +5,10 @@ tests, the solver and the command line all share it. See docs/engine.md.
 """
 
 from .cards import card_name, card_symbol, is_red, long_name, parse_card, rank, suit
-from .deal import MAX_DEAL
+from .deals import MAX_DEAL
 from .game import Game, SaveError
 from .piles import CELL, FOUNDATION, STOCK, TABLEAU, WASTE, PileRef
-from .position import IllegalMove, Move, Position, PositionError, deal
+from .position import IllegalMove, Move, Position, PositionError
 from .rules import GAMES, GameRules
 
 __all__ = [
@@ -29,7 +29,6 @@ __all__ = [
     "SaveError",
     "card_name",
     "card_symbol",
-    "deal",
     "is_red",
     "long_name",
     "parse_card",

@@ -11,7 +11,7 @@ import json
 import random
 from typing import Any
 
-from .deal import MAX_DEAL
+from .deals import MAX_DEAL
 from .position import IllegalMove, Move, Position, PositionError, short_repr
 from .rules import GAMES
 
@@ -43,8 +43,7 @@ class Game:
 
     @classmethod
     def new(cls, game: str, deal: int, automove: bool = True) -> Game:
-        if game not in GAMES:
-            raise KeyError(f"unknown game {game!r}")
+        """A new game of deal ``deal`` of ``game`` (errors as :meth:`Position.deal_of`)."""
         return cls(Position.deal_of(game, deal), automove)
 
     # ----------------------------------------------------------------- state
@@ -87,7 +86,7 @@ class Game:
         step = [Move(*move)]
         if self.automove:
             for auto in position.safe_automoves():
-                position = position._apply(auto)
+                position = position.play_unchecked(auto)
                 step.append(auto)
         self._push(step, position)
         self.redo_steps.clear()
@@ -100,7 +99,7 @@ class Game:
             raise IllegalMove("Auto-finish needs a position that foundation moves alone can win.")
         position = self.position
         for move in moves:
-            position = position._apply(move)
+            position = position.play_unchecked(move)
         self._push(moves, position)
         self.redo_steps.clear()
         return moves
@@ -218,7 +217,7 @@ class Game:
                     raise SaveError(
                         f"Move {number} ({move}) of the saved game is illegal: {reason}"
                     )
-                position = position._apply(move)
+                position = position.play_unchecked(move)
             game._push(step, position)
         # the redo list must replay from the current position too
         position = game.position
@@ -227,7 +226,7 @@ class Game:
                 reason = position.why_illegal(move)
                 if reason is not None:
                     raise SaveError(f"The saved redo move {move} is illegal: {reason}")
-                position = position._apply(move)
+                position = position.play_unchecked(move)
         game.redo_steps = list(reversed(redo))
         return game
 

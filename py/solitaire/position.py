@@ -1,22 +1,25 @@
 """A position of any of the games, its legal moves, and playing a move.
 
-Positions are immutable: ``play`` returns a new one. Piles are tuples of card ints, so a copy
-is a few tuple references and undo is keeping the earlier position.
+Positions are immutable: ``play`` returns a new one, and assigning an attribute raises
+``AttributeError``. Piles are tuples of card ints, so a copy is a few tuple references and
+undo is keeping the earlier position. Moves name their piles with :class:`PileRef` values.
+The rules come from the game's ``GameRules`` through its lookup tables
+(:mod:`solitaire.tables`); the position document is read and written by
+:mod:`solitaire.position_json`.
 """
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, NamedTuple
 
-from .cards import SUIT_NAMES, card_name, card_symbol, face, is_red, parse_card, rank, suit
-from .deal import MAX_DEAL, deal_piles, shuffled
+from .cards import SUIT_NAMES, card_symbol, face, rank, suit
+from .deals import deal_piles, shuffled
 from .piles import CELL, FOUNDATION, STOCK, TABLEAU, WASTE, PileRef
 from .rules import GAMES, GameRules
+from .tables import rule_tables
 
 Pile = tuple[int, ...]
-
-
-POSITION_FORMAT = 1
 
 
 def short_repr(value: Any) -> str:
@@ -96,57 +99,6 @@ class Move(NamedTuple):
             raise ValueError(f"{short_repr(text)} is not a move: {error}") from None
 
 
-class _Tables(NamedTuple):
-    """Per-game lookup tables for the hot paths (move generation, auto-moves)."""
-
-    n: int  # cards in the game
-    fits: bytes  # fits[card * n + under] == 1 when ``card`` may be built on ``under``
-    below: tuple[tuple[int, ...], ...]  # per face (card % 52): the faces that fit on it
-    fitting: tuple[tuple[int, ...], ...]  # per face: the cards (every copy) that fit on it
-    per_suit: int  # foundation piles each suit gets
-
-
-_TABLES: dict[int, tuple[GameRules, _Tables]] = {}
-
-
-def _fits_rule(build: str, card: int, under: int) -> bool:
-    if rank(under) != rank(card) + 1:
-        return False
-    if build == "same-suit":
-        return suit(card) == suit(under)
-    if build == "alternate-colour":
-        return is_red(card) != is_red(under)
-    return True
-
-
-def _tables(rules: GameRules) -> _Tables:
-    entry = _TABLES.get(id(rules))
-    if entry is not None and entry[0] is rules:
-        return entry[1]
-    n = rules.cards
-    build = rules.build
-    # only the (at most four) faces one rank lower can fit on a face: test those alone
-    # (the same tables as testing every pair with _fits_rule, built without n² calls)
-    below = tuple(
-        tuple(
-            f
-            for f in range(under % 13 - 1, 52, 13)
-            if under % 13 > 0 and _fits_rule(build, f, under)
-        )
-        for under in range(52)
-    )
-    fitting = tuple(tuple(f + 52 * d for f in faces for d in range(rules.decks)) for faces in below)
-    table = bytearray(n * n)
-    for under in range(n):
-        for card in fitting[under % 52]:
-            if card < n:
-                table[card * n + under] = 1
-    fits = bytes(table)
-    tables = _Tables(n, fits, below, fitting, max(rules.foundations // 4, 1))
-    _TABLES[id(rules)] = (rules, tables)
-    return tables
-
-
 _BUILD_WORDS = {
     "same-suit": "build down by one rank in the same suit",
     "alternate-colour": "build down by one rank in alternating colours",
@@ -154,20 +106,38 @@ _BUILD_WORDS = {
 }
 
 
+def _read_only(slot: str, doc: str) -> Any:
+    """A read-only attribute that reads ``slot`` (a C-level getter: cheaper than a def)."""
+    return property(attrgetter(slot), doc=doc)
+
+
 class Position:
-    """Everything on the table. Equal positions have equal piles (the deal number aside)."""
+    """Everything on the table. Equal positions have equal piles (the deal number aside).
+
+    The attributes are read-only (``position.tableau = ()`` raises ``AttributeError``)."""
 
     __slots__ = (
+        "_cells",
+        "_deal",
+        "_down",
+        "_foundations",
         "_hash",
-        "cells",
-        "deal",
-        "down",
-        "foundations",
-        "rules",
-        "stock",
-        "tableau",
-        "waste",
+        "_rules",
+        "_stock",
+        "_tableau",
+        "_waste",
     )
+
+    # Read-only: a Position never changes (``position.tableau = ...`` raises AttributeError).
+    # The methods below read the slots themselves (``self._tableau``), which is faster.
+    rules: GameRules = _read_only("_rules", "The game's rules.")
+    deal: int | None = _read_only("_deal", "The deal number, or None (a hand-made position).")
+    tableau: tuple[Pile, ...] = _read_only("_tableau", "The tableau piles, bottom → top.")
+    down: tuple[int, ...] = _read_only("_down", "Per tableau pile: its face-down cards.")
+    foundations: tuple[Pile, ...] = _read_only("_foundations", "The foundation piles.")
+    cells: tuple[int | None, ...] = _read_only("_cells", "The free cells (None: empty).")
+    stock: Pile = _read_only("_stock", "The stock, top card last.")
+    waste: Pile = _read_only("_waste", "The waste, top card last.")
 
     def __init__(
         self,
@@ -180,21 +150,25 @@ class Position:
         waste: Pile = (),
         deal: int | None = None,
     ) -> None:
-        self.rules = rules
-        self.deal = deal
-        self.tableau = tableau
-        self.down = down
-        self.foundations = foundations
-        self.cells = cells
-        self.stock = stock
-        self.waste = waste
+        self._rules = rules
+        self._deal = deal
+        self._tableau = tableau
+        self._down = down
+        self._foundations = foundations
+        self._cells = cells
+        self._stock = stock
+        self._waste = waste
         self._hash: int | None = None
 
     # ----------------------------------------------------------------- construction
 
     @classmethod
     def deal_of(cls, game: str | GameRules, deal: int) -> Position:
-        rules = GAMES[game] if isinstance(game, str) else game
+        """Deal number ``deal`` (1 … ``MAX_DEAL``, else ``ValueError``) of ``game``, a game id
+        such as ``"russian"`` (``KeyError`` for an unknown one) or its ``GameRules``."""
+        rules = GAMES.get(game) if isinstance(game, str) else game
+        if rules is None:
+            raise KeyError(f"unknown game {game!r}; known: {', '.join(GAMES)}")
         piles, rest = deal_piles(rules.tableau, shuffled(rules.cards, deal))
         return cls(
             rules,
@@ -210,13 +184,13 @@ class Position:
 
     def _key(self) -> tuple[Any, ...]:
         return (
-            self.rules.id,
-            self.tableau,
-            self.down,
-            self.foundations,
-            self.cells,
-            self.stock,
-            self.waste,
+            self._rules.id,
+            self._tableau,
+            self._down,
+            self._foundations,
+            self._cells,
+            self._stock,
+            self._waste,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -228,7 +202,7 @@ class Position:
         return self._hash
 
     def __repr__(self) -> str:
-        return f"<Position {self.rules.id} deal={self.deal}>"
+        return f"<Position {self._rules.id} deal={self._deal}>"
 
     # ----------------------------------------------------------------- looking
 
@@ -239,38 +213,38 @@ class Position:
             raise TypeError(f"a pile is a PileRef, not {short_repr(ref)}")
         kind, i = ref
         if type(i) is int and i >= 0:
-            if kind == "tableau" and i < len(self.tableau):
-                return self.tableau[i]
-            if kind == "foundation" and i < len(self.foundations):
-                return self.foundations[i]
-            if kind == "cell" and i < len(self.cells):
-                card = self.cells[i]
+            if kind == "tableau" and i < len(self._tableau):
+                return self._tableau[i]
+            if kind == "foundation" and i < len(self._foundations):
+                return self._foundations[i]
+            if kind == "cell" and i < len(self._cells):
+                card = self._cells[i]
                 return () if card is None else (card,)
-            if kind == "stock" and i == 0 and self.rules.stock:
-                return self.stock
-            if kind == "waste" and i == 0 and self.rules.stock:
-                return self.waste
+            if kind == "stock" and i == 0 and self._rules.stock:
+                return self._stock
+            if kind == "waste" and i == 0 and self._rules.stock:
+                return self._waste
         raise KeyError(ref)
 
     def pile_refs(self) -> list[PileRef]:
         """Every pile of this game: tableau, foundations, cells, then stock and waste."""
-        refs = list(TABLEAU[: len(self.tableau)])
-        refs += FOUNDATION[: len(self.foundations)]
-        refs += CELL[: len(self.cells)]
-        if self.rules.stock:
+        refs = list(TABLEAU[: len(self._tableau)])
+        refs += FOUNDATION[: len(self._foundations)]
+        refs += CELL[: len(self._cells)]
+        if self._rules.stock:
             refs += [STOCK, WASTE]
         return refs
 
     def all_cards(self) -> list[int]:
         """Every card, in the order a position document lists them ("reading order"): tableau
         piles (face-down cards first), foundations, cells, stock, waste; piles bottom → top."""
-        cards = [c for p in self.tableau for c in p]
-        cards += [c for p in self.foundations for c in p]
-        cards += [c for c in self.cells if c is not None]
-        return cards + list(self.stock) + list(self.waste)
+        cards = [c for p in self._tableau for c in p]
+        cards += [c for p in self._foundations for c in p]
+        cards += [c for c in self._cells if c is not None]
+        return cards + list(self._stock) + list(self._waste)
 
     def is_won(self) -> bool:
-        return sum(map(len, self.foundations)) == self.rules.cards
+        return sum(map(len, self._foundations)) == self._rules.cards
 
     def is_stuck(self) -> bool:
         """Not won, and no move left but shifting a whole pile to an empty one (which
@@ -286,16 +260,16 @@ class Position:
         return (
             kind == "tableau"
             and tkind == "tableau"
-            and not self.tableau[t]
-            and move.count == len(self.tableau[i])
-            and self.down[i] == 0
+            and not self._tableau[t]
+            and move.count == len(self._tableau[i])
+            and self._down[i] == 0
         )
 
     # ----------------------------------------------------------------- rules
 
     def fits_on(self, card: int, under: int) -> bool:
         """Can ``card`` be placed on the tableau card ``under``?"""
-        t = _tables(self.rules)
+        t = rule_tables(self._rules)
         return bool(t.fits[card * t.n + under])
 
     def foundation_accepts(self, card: int, pile: Pile) -> bool:
@@ -306,37 +280,37 @@ class Position:
         if not pile:
             if card % 13:
                 return False
-            per_suit = _tables(self.rules).per_suit
-            if per_suit >= self.rules.decks:
+            per_suit = rule_tables(self._rules).per_suit
+            if per_suit >= self._rules.decks:
                 return True  # as many foundations per suit as Aces: nothing to check
             s = suit(card)
-            started = sum(1 for p in self.foundations if p and suit(p[0]) == s)
+            started = sum(1 for p in self._foundations if p and suit(p[0]) == s)
             return started < per_suit
         top = pile[-1]
-        if suit(top) != suit(card) or len(pile) >= self.rules.foundation_size:
+        if suit(top) != suit(card) or len(pile) >= self._rules.foundation_size:
             return False
         return rank(card) == rank(top) + 1 or (rank(top) == 13 and rank(card) == 1)
 
     def group_limit(self, to_empty_pile: bool) -> int:
         """Most cards that may move as one group (the free-cell "supermove" count)."""
-        if self.rules.group_limit == "none":
+        if self._rules.group_limit == "none":
             return 10**6
-        free_cells = self.cells.count(None)
-        empty = sum(1 for p in self.tableau if not p) - (1 if to_empty_pile else 0)
+        free_cells = self._cells.count(None)
+        empty = sum(1 for p in self._tableau if not p) - (1 if to_empty_pile else 0)
         return (free_cells + 1) << max(empty, 0)
 
     def _movable_from(self, i: int) -> int:
         """How many cards at the top of tableau pile ``i`` could move together (ignoring any
         group limit): the deepest face-up card for Yukon groups, else the ordered run."""
-        pile = self.tableau[i]
+        pile = self._tableau[i]
         if not pile:
             return 0
-        if self.rules.group == "any-face-up":
-            return len(pile) - self.down[i]
-        t = _tables(self.rules)
+        if self._rules.group == "any-face-up":
+            return len(pile) - self._down[i]
+        t = rule_tables(self._rules)
         fits, n_cards = t.fits, t.n
         n = 1
-        lowest = self.down[i]
+        lowest = self._down[i]
         j = len(pile) - 1
         while j > lowest and fits[pile[j] * n_cards + pile[j - 1]]:
             n += 1
@@ -345,12 +319,12 @@ class Position:
 
     def _foundation_wants(self) -> dict[int, list[int]]:
         """Face (card % 52) → the foundations that would take it, in order."""
-        rules = self.rules
+        rules = self._rules
         size = rules.foundation_size
         wants: dict[int, list[int]] = {}
         empty: list[int] = []
         started = [0, 0, 0, 0]
-        for f, pile in enumerate(self.foundations):
+        for f, pile in enumerate(self._foundations):
             if not pile:
                 empty.append(f)
                 continue
@@ -361,7 +335,7 @@ class Position:
             want = top + 1 if top % 13 != 12 else top - 12
             wants.setdefault(want, []).append(f)
         if empty:
-            per_suit = _tables(rules).per_suit
+            per_suit = rule_tables(rules).per_suit
             for s in range(4):
                 if per_suit >= rules.decks or started[s] < per_suit:
                     wants.setdefault(s * 13, []).extend(empty)
@@ -370,12 +344,12 @@ class Position:
 
     def legal_moves(self) -> list[Move]:
         """Every legal move: to foundations first, then tableau, cells, and the stock deal."""
-        rules = self.rules
-        t = _tables(rules)
+        rules = self._rules
+        t = rule_tables(rules)
         fits, n_cards = t.fits, t.n
         moves: list[Move] = []
-        tableau = self.tableau
-        down = self.down
+        tableau = self._tableau
+        down = self._down
         tops = self._tops()
         # single top cards (tableau tops, waste top, cells) to the foundations
         wants = self._foundation_wants()
@@ -447,15 +421,15 @@ class Position:
                 elif not kings_only or card % 13 == 12:
                     moves.append(Move(source, TABLEAU[k]))
         # top cards into empty cells (from the tableau, then the waste)
-        if None in self.cells:
-            empty_cells = [CELL[k] for k, c in enumerate(self.cells) if c is None]
+        if None in self._cells:
+            empty_cells = [CELL[k] for k, c in enumerate(self._cells) if c is None]
             for i, pile in enumerate(tableau):
                 if pile:
                     source = TABLEAU[i]
                     moves.extend([Move(source, cell) for cell in empty_cells])
-            if self.waste:
+            if self._waste:
                 moves.extend([Move(WASTE, cell) for cell in empty_cells])
-        if self.stock:
+        if self._stock:
             moves.append(Move(STOCK, WASTE))
         return moves
 
@@ -463,7 +437,7 @@ class Position:
         """``None`` when ``move`` is legal, else the reason, worded for the player.
 
         ``move`` is a ``Move`` (or a 3-tuple); anything else is refused with a reason too."""
-        rules = self.rules
+        rules = self._rules
         if isinstance(move, (str, bytes)):
             return "That is not a move."
         try:
@@ -488,7 +462,7 @@ class Position:
         if skind == "stock":
             if tkind != "waste":
                 return "Cards from the stock go to the waste: click the stock to deal one."
-            if not self.stock:
+            if not self._stock:
                 return "The stock is empty, and there is no redeal."
             return None if count == 1 else "The stock deals one card at a time."
         if tkind == "stock":
@@ -504,7 +478,7 @@ class Position:
             return "Only the top card of the waste moves."
         card = cards[-count]
         if skind == "tableau":
-            if len(cards) - count < self.down[s]:
+            if len(cards) - count < self._down[s]:
                 return "Face-down cards cannot be moved."
             if count > 1 and rules.group == "sequence" and self._movable_from(s) < count:
                 return (
@@ -514,7 +488,7 @@ class Position:
         if tkind == "foundation":
             if count > 1:
                 return "Cards go to a foundation one at a time."
-            pile = self.foundations[t]
+            pile = self._foundations[t]
             if self.foundation_accepts(card, pile):
                 return None
             if not pile:
@@ -535,11 +509,11 @@ class Position:
                 return "A card cannot move from one free cell to another."
             if count > 1:
                 return "A free cell holds one card."
-            if self.cells[t] is not None:
+            if self._cells[t] is not None:
                 return "That free cell is taken."
             return None
         # onto the tableau
-        pile = self.tableau[t]
+        pile = self._tableau[t]
         if pile:
             if not self.fits_on(card, pile[-1]):
                 return (
@@ -551,8 +525,8 @@ class Position:
         if skind == "tableau" and count > 1:
             limit = self.group_limit(not pile)
             if count > limit:
-                free = self.cells.count(None)
-                empty = sum(1 for p in self.tableau if not p) - (0 if pile else 1)
+                free = self._cells.count(None)
+                empty = sum(1 for p in self._tableau if not p) - (0 if pile else 1)
                 return (
                     f"With {free} free cell{'s' if free != 1 else ''} and {empty} empty "
                     f"column{'s' if empty != 1 else ''} to spare, at most {limit} cards "
@@ -567,17 +541,20 @@ class Position:
         reason = self.why_illegal(move)
         if reason is not None:
             raise IllegalMove(reason)
-        return self._apply(Move(*move))
+        return self.play_unchecked(Move(*move))
 
-    def _apply(self, move: Move) -> Position:
-        """Play a move already known to be legal (the solver's fast path): no checks."""
+    def play_unchecked(self, move: Move) -> Position:
+        """The position after ``move``, a move known to be legal (one of ``legal_moves()``,
+        an auto-move, a saved move ``why_illegal`` accepted): no checks, so an illegal one
+        gives a wrong position or an exception. The solver, the auto-moves and loading a save
+        play through it; a player's move goes through :meth:`play`."""
         (skind, s), (tkind, t), count = move
-        tableau = self.tableau
-        down = self.down
-        foundations = self.foundations
-        cells = self.cells
-        stock = self.stock
-        waste = self.waste
+        tableau = self._tableau
+        down = self._down
+        foundations = self._foundations
+        cells = self._cells
+        stock = self._stock
+        waste = self._waste
         moving: Pile
         if skind == "tableau":
             pile = tableau[s]
@@ -604,13 +581,13 @@ class Position:
             cells = (*cells[:t], moving[0], *cells[t + 1 :])
         else:  # waste
             waste = waste + moving
-        return Position(self.rules, tableau, down, foundations, cells, stock, waste, self.deal)
+        return Position(self._rules, tableau, down, foundations, cells, stock, waste, self._deal)
 
     # ----------------------------------------------------------------- automatic play
 
     def _on_foundations(self) -> dict[int, int]:
         counts: dict[int, int] = {}
-        for pile in self.foundations:
+        for pile in self._foundations:
             for c in pile:
                 counts[face(c)] = counts.get(face(c), 0) + 1
         return counts
@@ -618,32 +595,24 @@ class Position:
     def is_safe(self, card: int, on_foundations: dict[int, int] | None = None) -> bool:
         """No card that could ever be built on ``card`` in the tableau is left off the
         foundations, so sending it up cannot cost the player anything."""
-        r = rank(card)
-        if r == 1:
+        below = rule_tables(self._rules).below[card % 52]
+        if not below:  # an Ace
             return True
         counts = self._on_foundations() if on_foundations is None else on_foundations
-        decks = self.rules.decks
-        below = r - 2  # rank index of r-1
-        build = self.rules.build
-        if build == "same-suit":
-            suits: tuple[int, ...] = (suit(card),)
-        elif build == "alternate-colour":
-            suits = (0, 3) if is_red(card) else (1, 2)
-        else:
-            suits = (0, 1, 2, 3)
-        return all(counts.get(s * 13 + below, 0) >= decks for s in suits)
+        decks = self._rules.decks
+        return all(counts.get(f, 0) >= decks for f in below)
 
     def _foundation_move(self, source: PileRef, card: int) -> Move | None:
-        for f, pile in enumerate(self.foundations):
+        for f, pile in enumerate(self._foundations):
             if self.foundation_accepts(card, pile):
                 return Move(source, FOUNDATION[f])
         return None
 
     def _tops(self) -> list[tuple[PileRef, int]]:
-        tops = [(TABLEAU[i], p[-1]) for i, p in enumerate(self.tableau) if p]
-        if self.waste:
-            tops.append((WASTE, self.waste[-1]))
-        tops += [(CELL[i], c) for i, c in enumerate(self.cells) if c is not None]
+        tops = [(TABLEAU[i], p[-1]) for i, p in enumerate(self._tableau) if p]
+        if self._waste:
+            tops.append((WASTE, self._waste[-1]))
+        tops += [(CELL[i], c) for i, c in enumerate(self._cells) if c is not None]
         return tops
 
     def safe_automoves(self) -> list[Move]:
@@ -658,7 +627,7 @@ class Position:
                     move = position._foundation_move(source, card)
                     if move is not None:
                         moves.append(move)
-                        position = position._apply(move)
+                        position = position.play_unchecked(move)
                         break
             else:
                 return moves
@@ -676,11 +645,11 @@ class Position:
                 if move is not None:
                     break
             else:
-                if not position.stock:
+                if not position._stock:
                     return None
                 move = Move(STOCK, WASTE)
             moves.append(move)
-            position = position._apply(move)
+            position = position.play_unchecked(move)
         return moves
 
     def _finishes(self) -> bool:
@@ -691,20 +660,20 @@ class Position:
         the answer: a foundation move never disables another one (a card of rank r only fits
         a pile of height r-1 of its suit, and the piles of a suit are interchangeable), so
         the cards that end up on the foundations are the same in any order."""
-        rules = self.rules
+        rules = self._rules
         size = rules.foundation_size
-        per_suit = _tables(rules).per_suit
+        per_suit = rule_tables(rules).per_suit
         heights: list[list[int]] = [[] for _ in range(4)]
-        for pile in self.foundations:
+        for pile in self._foundations:
             if pile:
                 heights[suit(pile[0])].append(len(pile))
         for hs in heights:
             hs += [0] * (per_suit - len(hs))
-        piles = [list(p) for p in self.tableau if p]
-        piles += [[c] for c in self.cells if c is not None]
-        waste = list(self.waste)
-        stock = list(self.stock)
-        up = sum(len(p) for p in self.foundations)
+        piles = [list(p) for p in self._tableau if p]
+        piles += [[c] for c in self._cells if c is not None]
+        waste = list(self._waste)
+        stock = list(self._stock)
+        up = sum(len(p) for p in self._foundations)
 
         def take(card: int) -> bool:
             want = (rank(card) - 1) % 13
@@ -734,206 +703,15 @@ class Position:
     # ----------------------------------------------------------------- JSON
 
     def to_json(self) -> dict[str, Any]:
-        """The position document of docs/save-format.md.
+        """The position document of docs/save-format.md (:func:`position_json.to_json`)."""
+        from .position_json import to_json
 
-        Both copies of a card are written the same ("QS"); loading numbers them in reading
-        order. When that would not give back this position's numbering, the document also
-        carries ``"copies"``: the deck (0 or 1) of every card in reading order."""
-        doc: dict[str, Any] = {
-            "format": POSITION_FORMAT,
-            "game": self.rules.id,
-            "deal": self.deal,
-            "tableau": [
-                {
-                    "down": [card_name(c) for c in p[: self.down[i]]],
-                    "up": [card_name(c) for c in p[self.down[i] :]],
-                }
-                for i, p in enumerate(self.tableau)
-            ],
-            "foundations": [[card_name(c) for c in p] for p in self.foundations],
-        }
-        if self.rules.cells:
-            doc["cells"] = [None if c is None else card_name(c) for c in self.cells]
-        if self.rules.stock:
-            doc["stock"] = [card_name(c) for c in self.stock]
-            doc["waste"] = [card_name(c) for c in self.waste]
-        if self.rules.decks > 1:
-            order = self.all_cards()
-            seen: dict[int, int] = {}
-            canonical = True
-            for c in order:
-                copy = seen.get(c % 52, 0)
-                seen[c % 52] = copy + 1
-                if c // 52 != copy:
-                    canonical = False
-                    break
-            if not canonical:
-                doc["copies"] = "".join(str(c // 52) for c in order)
-        return doc
+        return to_json(self)
 
     @classmethod
     def from_json(cls, doc: Any) -> Position:
-        """Read a position document; anything malformed or impossible raises PositionError
-        saying what is wrong."""
-        if not isinstance(doc, dict):
-            raise PositionError("A position must be a JSON object.")
-        version = doc.get("format")
-        if type(version) is not int or version != POSITION_FORMAT:
-            raise PositionError(
-                (
-                    "A position document needs a format number"
-                    if version is None
-                    else f"Unknown position format {short_repr(version)}"
-                )
-                + f"; this version reads format {POSITION_FORMAT}."
-            )
-        game = doc.get("game")
-        rules = GAMES.get(game) if isinstance(game, str) else None
-        if rules is None:
-            raise PositionError(
-                f"Unknown game {short_repr(game)}; the games are {', '.join(GAMES)}."
-            )
-        deal = doc.get("deal")
-        if deal is not None and (type(deal) is not int or not 1 <= deal <= MAX_DEAL):
-            raise PositionError(
-                f"Bad deal number {short_repr(deal)}: deals run from 1 to {MAX_DEAL}."
-            )
-        allowed = {
-            "format",
-            "game",
-            "deal",
-            "tableau",
-            "foundations",
-            "cells",
-            "stock",
-            "waste",
-            "copies",
-        }
-        extra = set(doc) - allowed
-        if extra:
-            raise PositionError(f"Unexpected keys: {', '.join(sorted(map(repr, extra)))}.")
-        copies = doc.get("copies")
-        if copies is not None and (
-            not isinstance(copies, str)
-            or len(copies) != rules.cards
-            or not set(copies) <= set("0123456789"[: rules.decks])
-        ):
-            raise PositionError(
-                f"“copies” must be a string of {rules.cards} digits, each below {rules.decks}."
-            )
-        seen: dict[int, int] = {}
-        taken: set[int] = set()
+        """Read a position document; anything malformed or impossible raises
+        ``PositionError`` saying what is wrong (:func:`position_json.from_json`)."""
+        from .position_json import from_json
 
-        def card(text: Any, where: str) -> int:
-            try:
-                c = parse_card(text)
-            except ValueError as error:
-                raise PositionError(f"{where}: {error}") from None
-            count = seen.get(c, 0)
-            if count >= rules.decks:
-                raise PositionError(
-                    f"{where}: the card {text} appears too many times "
-                    f"({rules.name} has {rules.decks} of each card)."
-                )
-            seen[c] = count + 1
-            if copies is None:
-                return count * 52 + c
-            number = int(copies[len(taken)]) * 52 + c
-            if number in taken:
-                raise PositionError(f"{where}: “copies” gives two {text} the same deck.")
-            taken.add(number)
-            return number
-
-        def card_list(value: Any, where: str) -> list[int]:
-            if not isinstance(value, list):
-                raise PositionError(f"{where} must be a list of cards.")
-            return [card(v, where) for v in value]
-
-        tableau_doc = doc.get("tableau")
-        if not isinstance(tableau_doc, list) or len(tableau_doc) != len(rules.tableau):
-            raise PositionError(f"{rules.name} has {len(rules.tableau)} tableau piles.")
-        tableau: list[Pile] = []
-        down: list[int] = []
-        for i, pile_doc in enumerate(tableau_doc):
-            where = f"Tableau pile {i + 1}"
-            if not isinstance(pile_doc, dict) or set(pile_doc) - {"down", "up"}:
-                raise PositionError(f"{where} must be an object with 'down' and 'up'.")
-            d = card_list(pile_doc.get("down", []), where)
-            u = card_list(pile_doc.get("up", []), where)
-            if d and not u:
-                raise PositionError(f"{where}: its top card must be face up.")
-            tableau.append(tuple(d + u))
-            down.append(len(d))
-        f_doc = doc.get("foundations")
-        if not isinstance(f_doc, list) or len(f_doc) != rules.foundations:
-            raise PositionError(f"{rules.name} has {rules.foundations} foundations.")
-        foundations = [tuple(card_list(p, f"Foundation {k + 1}")) for k, p in enumerate(f_doc)]
-        cells: list[int | None] = []
-        cells_doc = doc.get("cells", [] if not rules.cells else None)
-        if rules.cells:
-            if not isinstance(cells_doc, list) or len(cells_doc) != rules.cells:
-                raise PositionError(f"{rules.name} has {rules.cells} free cells.")
-            cells = [
-                None if c is None else card(c, f"Free cell {k + 1}")
-                for k, c in enumerate(cells_doc)
-            ]
-        elif cells_doc:
-            raise PositionError(f"{rules.name} has no free cells.")
-        stock: list[int] = []
-        waste: list[int] = []
-        if rules.stock:
-            stock = card_list(doc.get("stock", []), "The stock")
-            waste = card_list(doc.get("waste", []), "The waste")
-        elif doc.get("stock") or doc.get("waste"):
-            raise PositionError(f"{rules.name} has no stock or waste.")
-        missing = rules.cards - sum(seen.values())
-        if missing:
-            absent = [card_name(c) for c in range(52) for _ in range(rules.decks - seen.get(c, 0))]
-            listed = ", ".join(absent[:8]) + (
-                f" and {len(absent) - 8} more" if len(absent) > 8 else ""
-            )
-            raise PositionError(
-                f"{missing} card{'s are' if missing > 1 else ' is'} missing: {listed}."
-            )
-        position = cls(
-            rules,
-            tuple(tableau),
-            tuple(down),
-            tuple(foundations),
-            tuple(cells),
-            tuple(stock),
-            tuple(waste),
-            deal,
-        )
-        started: dict[int, int] = {}
-        for k, pile in enumerate(foundations):
-            for n, c in enumerate(pile):
-                top = pile[n - 1] if n else None
-                if top is None:
-                    ok = rank(c) == 1
-                else:
-                    ok = suit(top) == suit(c) and (
-                        rank(c) == rank(top) + 1 or (rank(top) == 13 and rank(c) == 1)
-                    )
-                if not ok or n >= rules.foundation_size:
-                    raise PositionError(
-                        f"Foundation {k + 1} is not built up by suit from an Ace "
-                        f"(at most {rules.foundation_size} cards)."
-                    )
-            if pile:
-                started[suit(pile[0])] = started.get(suit(pile[0]), 0) + 1
-        per_suit = _tables(rules).per_suit
-        for s, n in started.items():
-            if n > per_suit:
-                raise PositionError(
-                    f"{rules.name} has {per_suit} foundation{'s' if per_suit > 1 else ''} "
-                    f"per suit, not {n} of {SUIT_NAMES[s]}."
-                )
-        return position
-
-
-def deal(game: str, number: int) -> Position:
-    """Deal ``number`` of the game ``game`` (a game id such as "russian")."""
-    if game not in GAMES:
-        raise KeyError(f"unknown game {game!r}; known: {', '.join(GAMES)}")
-    return Position.deal_of(game, number)
+        return from_json(doc)

@@ -10,8 +10,8 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 
-from ..deal import MAX_DEAL
-from ..position import deal
+from ..deals import MAX_DEAL
+from ..position import Position
 from ..rules import GAMES
 
 Command = Callable[[argparse.Namespace], int]
@@ -29,7 +29,7 @@ def deal_number(text: str) -> int:
 
 
 def cmd_deal(args: argparse.Namespace) -> int:
-    print(json.dumps(deal(args.game, args.number).to_json()))
+    print(json.dumps(Position.deal_of(args.game, args.number).to_json()))
     return 0
 
 

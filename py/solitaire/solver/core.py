@@ -1,6 +1,7 @@
 """What the solver's families and searches share: the compact state's constants, the
-foundation bookkeeping of :class:`Family`, the generic searches (depth-first, best-first,
-beam) and the conversion of a line back to engine moves.
+foundation bookkeeping of :class:`Family`, the generic searches (depth-first, resumable, and
+best-first), the helpers of a search that keeps its tree as lists (:func:`start_search`,
+:func:`trace_line`) and the conversion of a line back to engine moves (:func:`to_engine`).
 
 A game's family (how its compact state moves) lives in its own module of this package, named
 by its rules' ``solver`` field: ``yukon`` (Russian, Double Russian), ``rail`` (Double Rail),
@@ -20,6 +21,7 @@ from typing import Any
 from ..piles import CELL, FOUNDATION, STOCK, TABLEAU, WASTE
 from ..position import Move, Position
 from ..rules import GameRules
+from ..tables import rule_tables
 
 WINNABLE = "winnable"
 UNWINNABLE = "unwinnable"
@@ -66,10 +68,6 @@ class Result:
 # ``time.process_time`` so that other programs on a shared machine do not eat the budget.
 clock: Callable[[], float] = time.perf_counter
 
-# Best-first search: among equal scores, expand the newest position first (depth-first on
-# plateaus) rather than the oldest.
-LIFO = True
-
 
 # --------------------------------------------------------------------------- foundations
 #
@@ -89,36 +87,12 @@ class Family:
         self.decks = rules.decks
         self.total = rules.cards
         self.laps = rules.foundation_laps
-        self.per_suit = rules.foundations // 4  # foundation piles per suit
-        build = rules.build
-        # For every face: the faces of rank r-1 whose copies must all be up for it to be safe.
-        self.below: list[tuple[int, ...]] = []
-        for f in range(52):
-            r, s = f % 13, f // 13
-            if r == 0:
-                self.below.append(())
-            elif build == "same-suit":
-                self.below.append((s * 13 + r - 1,))
-            elif build == "alternate-colour":
-                others = (0, 3) if s in (1, 2) else (1, 2)
-                self.below.append(tuple(o * 13 + r - 1 for o in others))
-            else:
-                self.below.append(tuple(o * 13 + r - 1 for o in range(4)))
-        if build == "same-suit":
-            self.fits = [[False] * 52 for _ in range(52)]
-            for c in range(52):
-                if c % 13 < 12:
-                    self.fits[c][c + 1] = True
-        elif build == "alternate-colour":
-            self.fits = [
-                [
-                    u % 13 == c % 13 + 1 and ((c // 13) in (1, 2)) != ((u // 13) in (1, 2))
-                    for u in range(52)
-                ]
-                for c in range(52)
-            ]
-        else:
-            self.fits = [[u % 13 == c % 13 + 1 for u in range(52)] for c in range(52)]
+        tables = rule_tables(rules)  # the engine's tables, shared
+        self.per_suit = tables.per_suit  # foundation piles per suit
+        #: For every face: the faces of rank r-1 whose copies must all be up for it to be safe.
+        self.below = tables.below
+        #: ``fits[c][u]``: the face c may be built on the face u.
+        self.fits = tables.face_fits
 
     # ---- foundations
     def f_index(self, fnd: tuple[int, ...], face: int) -> int:
@@ -270,10 +244,12 @@ def to_engine(pos: Position, line: list[IMove], check_win: bool = True) -> list[
     return out
 
 
-def _start(
+def start_search(
     position: Position, budget: float | None, restricted: bool = False
 ) -> tuple[float, Family, float | None, State, list[IMove]]:
-    """The start of every search: its clock, rules, deadline, and the root after autoplay."""
+    """The start of a search over ``position``'s family (see :func:`family` for
+    ``restricted``): the clock when it starts, the family, the deadline that ``budget``
+    seconds give, and the root state after the safe auto-moves with those moves."""
     t0 = clock()
     fam = family(position.rules, restricted)
     deadline = None if budget is None else t0 + budget
@@ -281,10 +257,13 @@ def _start(
     return t0, fam, deadline, root, autos
 
 
-def _trace(
+def trace_line(
     steps: list[list[IMove]], parents: list[int], node: int, line: list[IMove]
 ) -> list[IMove]:
-    """``line`` (the moves after ``node``) preceded by the moves from the root to ``node``."""
+    """The winning line of a search that keeps its tree as lists: ``parents[n]`` is the
+    parent of node ``n`` (-1 for the root) and ``steps[n]`` the moves that led to it. Returns
+    ``line`` (the moves after ``node``, changed in place) preceded by the moves from the root
+    to ``node``."""
     while node >= 0:
         line[:0] = steps[node]
         node = parents[node]
@@ -405,9 +384,10 @@ def best_first(
     restricted: bool = False,
 ) -> Result:
     """Greedy best-first search: always expand the generated position with the best
-    heuristic score. Complete like :func:`solve` (every reachable position is expanded once
-    before it says ``"unwinnable"``), but it finds wins far faster in the free-cell game."""
-    t0, fam, deadline, root, autos = _start(position, budget, restricted)
+    heuristic score, among equal scores the newest (depth-first on plateaus). Complete like
+    :func:`solve` (every reachable position is expanded once before it says
+    ``"unwinnable"``), but it finds wins far faster in the free-cell game."""
+    t0, fam, deadline, root, autos = start_search(position, budget, restricted)
     if fam.won(root):
         return Result(WINNABLE, 1, clock() - t0, to_engine(position, autos))
     seen = {fam.key(root)}
@@ -422,7 +402,6 @@ def best_first(
     score = fam.score
     add = seen.add
     push = heapq.heappush
-    tie = -1 if LIFO else 1
     pop = heapq.heappop
     node_cap = max_nodes if max_nodes is not None else 1 << 62
     expanded = 0
@@ -436,7 +415,7 @@ def best_first(
         for m in moves_of(st):
             child, done = autoplay(apply(st, m))
             if won(child):
-                line = _trace(steps, parents, node, [m, *done])
+                line = trace_line(steps, parents, node, [m, *done])
                 return Result(WINNABLE, len(parents), clock() - t0, to_engine(position, line))
             k = key(child)
             if k in seen:
@@ -444,56 +423,7 @@ def best_first(
             add(k)
             parents.append(node)
             steps.append([m, *done])
-            push(heap, (-score(child), tie * len(parents), len(parents) - 1, child))
+            push(heap, (-score(child), -len(parents), len(parents) - 1, child))
     if restricted:
         return Result(UNKNOWN, len(parents), clock() - t0, reason="restricted search exhausted")
     return Result(UNWINNABLE, len(parents), clock() - t0)
-
-
-def beam(
-    position: Position,
-    width: int = 200,
-    budget: float | None = 10.0,
-    max_nodes: int | None = None,
-) -> Result:
-    """Beam search: keep the ``width`` best positions of each depth. Finds wins fast in the
-    games where depth-first search gets lost; it proves nothing, so it only ever answers
-    ``"winnable"`` (with a line) or ``"unknown"``."""
-    t0, fam, deadline, root, autos = _start(position, budget)
-    if fam.won(root):
-        return Result(WINNABLE, 1, clock() - t0, to_engine(position, autos))
-    seen = {fam.key(root)}
-    parents: list[int] = [-1]
-    steps: list[list[IMove]] = [autos]
-    layer: list[tuple[float, int, State]] = [(0.0, 0, root)]
-    node_cap = max_nodes if max_nodes is not None else 1 << 62
-    score = fam.score
-    while layer:
-        nxt: list[tuple[float, int, State]] = []
-        for _, node, st in layer:
-            for m in fam.moves(st):
-                child, done = fam.autoplay(fam.apply(st, m))
-                if fam.won(child):
-                    line = _trace(steps, parents, node, [m, *done])
-                    return Result(
-                        WINNABLE,
-                        len(parents),
-                        clock() - t0,
-                        to_engine(position, line),
-                    )
-                k = fam.key(child)
-                if k in seen:
-                    continue
-                seen.add(k)
-                parents.append(node)
-                steps.append([m, *done])
-                nxt.append((-score(child), len(parents) - 1, child))
-            if len(parents) >= node_cap or (deadline is not None and clock() > deadline):
-                return Result(UNKNOWN, len(parents), clock() - t0, reason="budget")
-        nxt.sort(key=_first_f)
-        layer = nxt[:width]
-    return Result(UNKNOWN, len(parents), clock() - t0, reason="beam")
-
-
-def _first_f(item: tuple[float, int, State]) -> float:
-    return item[0]

@@ -23,9 +23,9 @@ from .core import (
     IMove,
     Result,
     State,
-    _trace,
     first_item,
     to_engine,
+    trace_line,
 )
 
 # --------------------------------------------------------------------------- Double FreeCell
@@ -44,7 +44,7 @@ class FreeCell(Family):
         self._need_cache: dict[tuple[int, ...], bytes] = {}
         self._safe_cache: dict[tuple[int, ...], tuple[bytes, bytes]] = {}
         # for each face: the faces that may be placed on it
-        self.takers = [bytes(c for c in range(52) if self.fits[c][u]) for u in range(52)]
+        self.takers = [bytes(faces) for faces in self.below]
 
     def start(self, pos: Position) -> State:
         self.ncells = len(pos.cells)
@@ -426,7 +426,7 @@ class WeightedSearch:
             for m in moves_of(st):
                 child, done = autoplay(apply(st, m))
                 if sum(child[1]) == total:
-                    return _trace(steps, parents, node, [m, *done])
+                    return trace_line(steps, parents, node, [m, *done])
                 k = key(child)
                 if k in seen:
                     continue

@@ -300,10 +300,10 @@ def wide_beam(
     weights: str = "main",
 ) -> Result:
     """A beam search (keep the ``width`` best positions of each depth) scoring with
-    ``WEIGHTS[weights]``; unlike ``core.beam`` it marks only the positions it keeps
-    as seen (on deals 1-30 at width 200 both win the same deals). It stops when its layer
-    is empty. Proves nothing: "winnable" with a line, or "unknown"."""
-    t0, fam, deadline, root, autos = core._start(position, budget)
+    ``WEIGHTS[weights]``. Only the positions it keeps are marked as seen (a beam that marks
+    every position it generates won the same deals of 1-30 at width 200). It stops when its
+    layer is empty. Proves nothing: "winnable" with a line, or "unknown"."""
+    t0, fam, deadline, root, autos = core.start_search(position, budget)
     if fam.won(root):
         return Result(WINNABLE, 1, core.clock() - t0, to_engine(position, autos))
     if isinstance(fam, DoubleYukon):
@@ -329,7 +329,7 @@ def wide_beam(
             for m in moves_of(st):
                 child, done = autoplay(apply(st, m))
                 if won(child):
-                    line = core._trace(steps, parents, node, [m, *done])
+                    line = core.trace_line(steps, parents, node, [m, *done])
                     return Result(WINNABLE, nodes, clock() - t0, to_engine(position, line))
                 k = key(child)
                 if k in seen or k in nxt:

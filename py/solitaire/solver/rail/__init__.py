@@ -8,12 +8,10 @@ lock; :mod:`.beams` the beam searches.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from functools import partial
 
 from ...position import Position
-from ...rules import GameRules
 from .. import core
 from ..core import (
     DEAL,
@@ -21,7 +19,6 @@ from ..core import (
     T2F,
     T2T,
     UNKNOWN,
-    UNWINNABLE,
     W2F,
     W2T,
     WINNABLE,
@@ -35,7 +32,7 @@ from ..core import (
     first_item,
 )
 from .beams import abstract_beams
-from .lock import A_T2F, A_W2T, RailAbstract, concrete_line
+from .lock import RailAbstract, concrete_line
 
 # --------------------------------------------------------------------------- Double Rail
 
@@ -205,11 +202,9 @@ FAMILY = Rail
 # into their share (54, 61, 132, 135 at 24-32 s of beams; nothing more in 50 s). So the
 # beams get 55 % (33 s of 60), the complete search 5 % first and the last 40 % (27 s in all).
 # A longer first phase (10 %) delays every win of the beams (median decided deal at 60 s:
-# 6.1 s against 3.2 s). The randomised dives won no deal of 1-50 at 60 s that the other
-# phases did not, so they get no share (a positive RAIL_DIVES_PHASE puts them after the beams).
+# 6.1 s against 3.2 s).
 RAIL_PROBE_PHASE = 0.05
 RAIL_BEAM_PHASE = 0.55
-RAIL_DIVES_PHASE = 0.0
 RAIL_FIRST_PHASE = 0.05
 #: The first complete search's node cap when neither a budget nor a node cap is given.
 PROBE_NODES = 50_000
@@ -218,10 +213,9 @@ PROBE_NODES = 50_000
 def search(position: Position, budget: float | None, max_nodes: int | None) -> Result:
     """Over tableau multisets: the complete search (:func:`abstract_search`, 5 % of the
     budget), beam searches (:func:`abstract_beams`, 55 %: they can only find wins), then
-    the complete search again with the rest (40 %; randomised dives, :func:`abstract_dives`,
-    before it if RAIL_DIVES_PHASE is set). A hand-made position whose piles are not single runs:
-    a best-first search over a restricted move set (5 %, wins only), then the plain
-    depth-first search over the piles."""
+    the complete search again with the rest (40 %). A hand-made position whose piles are not
+    single runs: a best-first search over a restricted move set (5 %, wins only), then the
+    plain depth-first search over the piles."""
     t0 = core.clock()
     nodes = 0
 
@@ -246,22 +240,17 @@ def search(position: Position, budget: float | None, max_nodes: int | None) -> R
         return rest
     # (search, start and end of its share, its node cap when there is neither budget nor cap)
     complete = complete_search(position)
-    beams_end = RAIL_PROBE_PHASE + RAIL_BEAM_PHASE
     phases: list[tuple[Callable[[float | None, int | None], Result], float, float, int | None]] = [
         (complete.run, 0.0, RAIL_PROBE_PHASE, PROBE_NODES),
         # unbounded: its fixed beams
-        (partial(abstract_beams, position), RAIL_PROBE_PHASE, beams_end, None),
-        # unbounded search: the dives still stop (the complete search has no end to wait for)
         (
-            partial(abstract_dives, position),
-            beams_end,
-            beams_end + RAIL_DIVES_PHASE,
-            DIVE_NODES * 100,
+            partial(abstract_beams, position),
+            RAIL_PROBE_PHASE,
+            RAIL_PROBE_PHASE + RAIL_BEAM_PHASE,
+            None,
         ),
     ]
     for run, start, end, unbounded_cap in phases:
-        if end <= start:
-            continue
         r = run(
             share(end), unbounded_cap if budget is None and max_nodes is None else cap(end - start)
         )
@@ -304,69 +293,3 @@ def complete_search(position: Position) -> DepthFirst:
         return (m is None or m[0] == DEAL) and locked(st)
 
     return DepthFirst(position, fam, concrete_line, dead)
-
-
-#: Randomised dives: positions per dive, and the chances that a position tries its
-
-#: foundation moves first and (then) the waste card to the tableau before dealing.
-DIVE_NODES = 300
-DIVE_FOUNDATION_FIRST = 0.8
-DIVE_PLACE_FIRST = 0.6
-
-
-def abstract_dives(
-    position: Position, budget: float | None, max_nodes: int | None, seed: int = 0
-) -> Result:
-    """Short depth-first dives over tableau multisets, each with its own randomised move
-    order (seeded: the same dives every run) and its own seen set, until one wins or the
-    budget runs out. It answers "winnable" (with a line) or "unknown"; "unwinnable" only
-    when a dive runs out of positions before its size limit: a depth-first search with a
-    seen set that empties its stack has tried every move of every position it reached,
-    whatever their order, i.e. it was the complete search.
-
-    Why: a single depth-first search spends its budget undoing the last choices of its
-    first line, while the choices that lose a Rail deal are early ones (what stays in the
-    waste). On deals 2801-2850, 200 dives of 300 positions found 10 wins where the plain
-    search (and one dive) found 6."""
-    t0 = core.clock()
-    clock = core.clock
-    deadline = None if budget is None else t0 + budget
-    node_cap = max_nodes if max_nodes is not None else 1 << 62
-    fam = _DiveOrder(position.rules, random.Random(seed))
-    dive = DepthFirst(position, fam, concrete_line)
-    if dive.answer is not None:  # won at the start
-        return dive.run()
-    if fam.locked_ahead(dive.stack[0][2]):
-        return Result(UNWINNABLE, 1, clock() - t0)
-    nodes = 1  # the root, counted once for all dives
-    while True:
-        dive.counted = 1
-        r = dive.run(None, DIVE_NODES)
-        nodes += r.nodes
-        if r.result != UNKNOWN:  # won, or the dive was the complete search
-            r.nodes, r.seconds = nodes, clock() - t0
-            return r
-        if nodes >= node_cap or (deadline is not None and clock() > deadline):
-            return Result(UNKNOWN, nodes, clock() - t0, reason="budget")
-        dive = DepthFirst(position, fam, concrete_line)
-
-
-class _DiveOrder(RailAbstract):
-    """The multiset rules with the dives' randomised move order: foundation moves (in
-    random order) first with probability DIVE_FOUNDATION_FIRST, and the waste card to the
-    tableau before dealing with probability DIVE_PLACE_FIRST."""
-
-    def __init__(self, rules: GameRules, rng: random.Random) -> None:
-        super().__init__(rules)
-        self.rand = rng.random
-        self.shuffle = rng.shuffle
-
-    def moves(self, st: State) -> list[IMove]:
-        ms = RailAbstract.moves(self, st)
-        fnd = [m for m in ms if m[0] == W2F or m[0] == A_T2F]
-        place = [m for m in ms if m[0] == A_W2T]
-        deal = [m for m in ms if m[0] == DEAL]
-        if len(fnd) > 1:
-            self.shuffle(fnd)
-        other = place + deal if self.rand() < DIVE_PLACE_FIRST else deal + place
-        return fnd + other if self.rand() < DIVE_FOUNDATION_FIRST else other + fnd

@@ -105,7 +105,7 @@ def abstract_beam(
     steps: list[list[IMove]] = [autos]
 
     def win(node: int, last: list[IMove]) -> Result:
-        line = concrete_line(position, core._trace(steps, parents, node, last))
+        line = concrete_line(position, core.trace_line(steps, parents, node, last))
         return Result(WINNABLE, len(parents), clock() - t0, to_engine(position, line))
 
     if fam.won(root):

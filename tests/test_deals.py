@@ -8,9 +8,9 @@ from collections import Counter
 
 import pytest
 
-from solitaire import GAMES, MAX_DEAL, Game, Position, deal
+from solitaire import GAMES, MAX_DEAL, Game, Position
 from solitaire.cards import card_name
-from solitaire.deal import shuffled
+from solitaire.deals import shuffled
 
 # every game, pile by pile: (face-down, face-up) cards, and the stock size
 SHAPES = {
@@ -51,7 +51,7 @@ def test_deal_shapes(game: str) -> None:
     piles, stock_size = SHAPES[game]
     rules = GAMES[game]
     for number in DEALS:
-        pos = deal(game, number)
+        pos = Position.deal_of(game, number)
         assert pos.deal == number
         assert [len(p) for p in pos.tableau] == [d + u for d, u in piles]
         assert list(pos.down) == [d for d, _ in piles]
@@ -67,34 +67,36 @@ def test_deal_shapes(game: str) -> None:
 
 
 def test_double_rail_stock_is_99() -> None:
-    assert len(deal("double-rail", 5).stock) == 99
-    assert len(deal("double-rail", 5).tableau) == 5
+    assert len(Position.deal_of("double-rail", 5).stock) == 99
+    assert len(Position.deal_of("double-rail", 5).tableau) == 5
 
 
 @pytest.mark.parametrize("game", sorted(SHAPES))
 def test_deals_differ_and_repeat(game: str) -> None:
-    a, b = deal(game, 7), deal(game, 8)
+    a, b = Position.deal_of(game, 7), Position.deal_of(game, 8)
     assert a != b
-    assert a == deal(game, 7) == Position.deal_of(game, 7) == Position.deal_of(GAMES[game], 7)
+    assert a == Position.deal_of(game, 7) == Position.deal_of(GAMES[game], 7)
     assert Game.new(game, 7).position == a
 
 
 @pytest.mark.parametrize("number", [0, -1, MAX_DEAL + 1, 2**31, 2**40])
 def test_bad_deal_numbers(number: int) -> None:
     with pytest.raises(ValueError, match="deal numbers run from 1 to"):
-        deal("russian", number)
+        Position.deal_of("russian", number)
 
 
 def test_unknown_game() -> None:
-    with pytest.raises(KeyError):
-        deal("klondike", 1)
+    with pytest.raises(KeyError, match="unknown game 'klondike'; known: russian, "):
+        Position.deal_of("klondike", 1)
+    with pytest.raises(KeyError, match="unknown game 'klondike'"):
+        Game.new("klondike", 1)
 
 
 # ------------------------------------------------------------------------- the PRNG
 
 
 class MsRand:
-    """The Microsoft C runtime rand(), written independently of deal.py."""
+    """The Microsoft C runtime rand(), written independently of deals.py."""
 
     def __init__(self, seed: int) -> None:
         self.state = seed
@@ -149,7 +151,7 @@ def test_deal_lays_the_shuffle_out_row_by_row(game: str) -> None:
             if row < height:
                 pile.append(order[k])
                 k += 1
-    pos = deal(game, 617)
+    pos = Position.deal_of(game, 617)
     assert [list(p) for p in pos.tableau] == piles
     assert list(pos.stock) == order[k:]
 
@@ -184,7 +186,7 @@ def _name(c: int) -> str:
 
 @pytest.mark.parametrize(("game", "number", "tops", "stock", "digest"), PINNED)
 def test_pinned_deals(game: str, number: int, tops: str, stock: str, digest: str) -> None:
-    pos = deal(game, number)
+    pos = Position.deal_of(game, number)
     assert " ".join(_name(p[-1]) for p in pos.tableau) == tops
     assert " ".join(_name(c) for c in pos.stock[::-1][:5]) == stock
     got = hashlib.sha256(repr((pos.tableau, pos.down, pos.stock)).encode()).hexdigest()[:16]
@@ -204,7 +206,7 @@ RUSSIAN_1 = [
 
 def test_pinned_russian_deal_1_in_full() -> None:
     # one deal written out card by card (bottom → top, face-down cards marked #)
-    pos = deal("russian", 1)
+    pos = Position.deal_of("russian", 1)
     shown = [
         " ".join(("#" if k < pos.down[i] else "") + card_name(c) for k, c in enumerate(pile))
         for i, pile in enumerate(pos.tableau)
