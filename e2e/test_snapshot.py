@@ -11,6 +11,7 @@ from playwright.sync_api import Page
 from ui_helpers import board, click_pile, dom_piles, engine_piles, wait_still
 
 from solitaire import Game, Move
+from solitaire.piles import STOCK, WASTE
 
 #: Making the snapshot starts a second interpreter in a worker: slow on a loaded machine.
 SNAPSHOT_TIMEOUT_MS = 180_000
@@ -64,7 +65,7 @@ def test_later_visits_boot_from_the_snapshot_and_play(offline_site: OfflineSite)
     game = Game.new("double-rail", 3)
     assert dom_piles(page) == engine_piles(game.position)
     click_pile(page, "stock")
-    game.play(Move("stock", "waste"))
+    game.play(Move(STOCK, WASTE))
     wait_still(page)
     assert dom_piles(page) == engine_piles(game.position)
     assert page.locator("#st-moves").inner_text() == "1"

@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 from ui_helpers import board, click_pile, dom_piles, engine_piles
 
 from solitaire import Game, Move
+from solitaire.piles import STOCK, WASTE
 
 
 def test_no_webassembly_gets_a_message(page: Page, watch: Watch) -> None:
@@ -37,7 +38,7 @@ def test_plays_offline_after_the_first_visit(offline_site: OfflineSite) -> None:
     assert page.evaluate("navigator.serviceWorker.controller !== null")
     game = Game.new("double-rail", 3)
     click_pile(page, "stock")
-    game.play(Move("stock", "waste"))
+    game.play(Move(STOCK, WASTE))
     assert dom_piles(page) == engine_piles(game.position)
     assert page.locator("#st-moves").inner_text() == "1"
 

@@ -21,6 +21,7 @@ from ui_helpers import (
 )
 
 from solitaire import Game, Move, Position
+from solitaire.piles import TABLEAU
 
 
 def _suits_the_tests(position: Position) -> bool:
@@ -28,16 +29,16 @@ def _suits_the_tests(position: Position) -> bool:
     up, a move that triggers safe auto-moves."""
     if not any(p and p[-1] % 13 == 0 for p in position.tableau):
         return False
-    if not any(m.count >= 2 and m.target.startswith("tableau") for m in position.legal_moves()):
+    if not any(m.count >= 2 and m.target.kind == "tableau" for m in position.legal_moves()):
         return False
     moves = tableau_moves(position)
     if not moves or not tableau_moves(position.play(moves[0])):
         return False
-    ace = next(f"tableau-{i}" for i, p in enumerate(position.tableau) if p and p[-1] % 13 == 0)
+    ace = next(TABLEAU[i] for i, p in enumerate(position.tableau) if p and p[-1] % 13 == 0)
     after = Game(position)
-    after.play(first_move(position, lambda m: m.source == ace and "foundation" in m.target))
+    after.play(first_move(position, lambda m: m.source == ace and m.target.kind == "foundation"))
     for move in after.position.legal_moves():
-        if move.source.startswith("tableau") and len(Game(after.position).play(move)) > 1:
+        if move.source.kind == "tableau" and len(Game(after.position).play(move)) > 1:
             return True
     return False
 
@@ -50,7 +51,7 @@ PIPS_SHOWN = """(pile) => [...document.querySelectorAll(`[data-pile="${pile}"] >
 
 DEAL = find_deal("russian", _suits_the_tests)
 ACE_PILE = next(
-    f"tableau-{i}"
+    TABLEAU[i]
     for i, p in enumerate(Position.deal_of("russian", DEAL).tableau)
     if p and p[-1] % 13 == 0
 )
@@ -63,11 +64,11 @@ def test_drag_group_and_illegal_drop(page: Page) -> None:
 
     # an illegal drop: the card glides back, the engine's reason is shown, nothing changes
     position = game.position
-    source = "tableau-6"
+    source = TABLEAU[6]
     target = next(
-        f"tableau-{i}"
+        TABLEAU[i]
         for i in range(1, 6)
-        if position.why_illegal(Move(source, f"tableau-{i}")) is not None
+        if position.why_illegal(Move(source, TABLEAU[i])) is not None
     )
     reason = position.why_illegal(Move(source, target))
     home = card(page, source, -1).bounding_box()
@@ -81,12 +82,12 @@ def test_drag_group_and_illegal_drop(page: Page) -> None:
     assert page.locator("#st-moves").inner_text() == "0"
 
     # a legal drag of a group of several cards (Russian moves any face-up card with what is on it)
-    move = next(m for m in position.legal_moves() if m.count >= 2 and m.target.startswith("tab"))
+    move = next(m for m in position.legal_moves() if m.count >= 2 and m.target.kind == "tableau")
     start = len(position.pile(move.source)) - move.count
     box = card(page, move.source, start).bounding_box()
     assert box is not None
     n = len(position.pile(move.source))
-    assert page.evaluate(PIPS_SHOWN, move.source) == [n - 1]  # only the top card's
+    assert page.evaluate(PIPS_SHOWN, str(move.source)) == [n - 1]  # only the top card's
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 6)
     page.mouse.down()
     page.mouse.move(box["x"] + box["width"] / 2 + 30, box["y"] + 40, steps=4)
@@ -95,12 +96,12 @@ def test_drag_group_and_illegal_drop(page: Page) -> None:
     assert page.locator("#board .pile.target").count() >= 1
     # the card the group lay on shows its whole face while the group is away (if face up);
     # in the group, only its top card shows its pip
-    under = [start - 1] if start - 1 >= position.down[int(move.source[8:])] else []
-    assert page.evaluate(PIPS_SHOWN, move.source) == [*under, n - 1]
+    under = [start - 1] if start - 1 >= position.down[move.source.index] else []
+    assert page.evaluate(PIPS_SHOWN, str(move.source)) == [*under, n - 1]
     page.mouse.up()
     page.wait_for_timeout(50)
     assert page.locator("#board .uncovered").count() == 0
-    assert page.evaluate(PIPS_SHOWN, move.source) == [n - 1]
+    assert page.evaluate(PIPS_SHOWN, str(move.source)) == [n - 1]
     drag(page, move.source, start, move.target)
     game.play(move)
     wait_table(page, game.position)
@@ -113,7 +114,7 @@ def test_double_click_and_safe_automove_undo_as_one_step(page: Page) -> None:
     ace_pile = ACE_PILE
     card(page, ace_pile, -1).dblclick()
     game.play(
-        first_move(game.position, lambda m: m.source == ace_pile and "foundation" in m.target)
+        first_move(game.position, lambda m: m.source == ace_pile and m.target.kind == "foundation")
     )
     wait_table(page, game.position)
     assert any(game.position.foundations)
@@ -122,7 +123,7 @@ def test_double_click_and_safe_automove_undo_as_one_step(page: Page) -> None:
     position = game.position
     for move in position.legal_moves():
         trial = Game(position)
-        if move.source.startswith("tableau") and len(trial.play(move)) > 1:
+        if move.source.kind == "tableau" and len(trial.play(move)) > 1:
             break
     else:
         raise AssertionError("the deal has no move with auto-moves after the Ace")
@@ -142,8 +143,7 @@ def test_keyboard_move(page: Page) -> None:
     game = Game.new("russian", DEAL)
     move = tableau_move(game.position)
     n = len(game.position.pile(move.source))
-    src = int(move.source.split("-")[1])
-    dst = int(move.target.split("-")[1])
+    src, dst = move.source.index, move.target.index
 
     # the table is one tab stop (roving tabindex): Tab from the last toolbar button reaches it
     assert page.locator('#board [tabindex="0"]').count() == 1
@@ -156,7 +156,7 @@ def test_keyboard_move(page: Page) -> None:
     for _ in range(move.count - 1):
         page.keyboard.press("ArrowUp")
     focused = page.evaluate("document.activeElement.dataset.card")
-    assert focused == dom_piles(page)[move.source][n - move.count]
+    assert focused == dom_piles(page)[str(move.source)][n - move.count]
     page.keyboard.press("Enter")
     assert page.locator("#board .card.selected").count() == move.count
     # Escape puts it back; Enter again picks it up
@@ -167,13 +167,13 @@ def test_keyboard_move(page: Page) -> None:
     for _ in range(abs(dst - src)):
         page.keyboard.press(key)
     pile = page.evaluate("document.activeElement.closest('[data-pile]').dataset.pile")
-    assert pile == move.target
+    assert pile == str(move.target)
     page.keyboard.press("Enter")
     game.play(move)
     wait_table(page, game.position)
     # the focus stays visible on the table, on the pile the cards went to
     pile = page.evaluate("document.activeElement.closest('[data-pile]').dataset.pile")
-    assert pile == move.target
+    assert pile == str(move.target)
     assert page.evaluate("document.activeElement.matches(':focus-visible')")
 
 

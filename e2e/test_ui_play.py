@@ -25,6 +25,7 @@ from ui_helpers import (
 )
 
 from solitaire import GAMES, Game, Move, Position
+from solitaire.piles import STOCK, TABLEAU, WASTE
 
 PHONE: ViewportSize = {"width": 360, "height": 740}
 
@@ -86,7 +87,7 @@ def test_game_boots_fits_and_plays_by_click(page: Page, game_id: str) -> None:
     # a move by click-to-move: click a face-up card, then a pile
     if rules.stock:
         click_pile(page, "stock")
-        game.play(Move("stock", "waste"))
+        game.play(Move(STOCK, WASTE))
         wait_table(page, game.position)
         assert page.locator("#st-moves").inner_text() == "1"
     move = tableau_move(game.position)
@@ -153,7 +154,7 @@ def test_card_size_holds_while_a_tall_pile_shrinks(page: Page) -> None:
     pu, width = plan_and_width()
 
     # one card off the tallest pile (15 -> 14 face up): the cards keep their size
-    play_by_click(page, game, Move("tableau-0", "tableau-1", 1))
+    play_by_click(page, game, Move(TABLEAU[0], TABLEAU[1], 1))
     assert plan_and_width() == (pu, width)
 
     # a new deal: planned afresh, for its own piles (12 face-up cards), so bigger cards

@@ -22,8 +22,8 @@ from ui_helpers import (
 )
 
 from solitaire import Game, Move, Position, card_name
-from solitaire.hints import hint, was_winnable
 from solitaire.solver import WINNABLE, solve
+from solitaire.solver.hints import hint, was_winnable
 from solitaire.web.store import MemoryBackend, Store
 
 RANKS = "A23456789TJQK"
@@ -102,7 +102,7 @@ def test_hint_marks_a_winning_move_and_playing_it_keeps_the_deal_winnable(
     assert game.position.why_illegal(move) is None
     want = game.position.pile(move.source)[-move.count :]
     assert cards == [card_name(c) for c in want]
-    assert piles == [move.target]
+    assert piles == [str(move.target)]
     expect(page.locator("#toast")).to_contain_text("It leads to a win")
     expect(page.locator("#toast")).to_contain_text("sees the face-down cards")
     print(f"hint answered in {seconds:.2f} s")

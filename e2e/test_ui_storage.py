@@ -110,6 +110,9 @@ def test_settings_persist(page: Page) -> None:
         "fourColor": True,
         "theme": "dark",
         "winnableOnly": False,
+        # a desktop context: "Tap a card to move it" and vibration follow the mouse (off)
+        "tapMove": False,
+        "vibrate": False,
     }
 
     page.reload(wait_until="domcontentloaded")

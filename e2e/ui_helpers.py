@@ -10,6 +10,8 @@ from typing import Any
 from playwright.sync_api import Locator, Page
 
 from solitaire import Game, Move, Position, card_name
+from solitaire.piles import STOCK, PileRef
+from solitaire.web.layout import layout
 
 #: The page's localStorage keys (py/solitaire/web/store.py).
 KEY_SETTINGS = "solitaire.settings"
@@ -48,15 +50,15 @@ def dom_piles(page: Page) -> dict[str, list[str]]:
 
 def engine_piles(position: Position) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
-    for name in position.pile_names():
-        cards = position.pile(name)
-        if name.startswith("tableau"):
-            down = position.down[int(name.split("-")[1])]
-        elif name == "stock":
+    for pile in layout(position.rules).order:
+        cards = position.pile(pile)
+        if pile.kind == "tableau":
+            down = position.down[pile.index]
+        elif pile == STOCK:
             down = len(cards)
         else:
             down = 0
-        out[name] = ["down" if i < down else card_name(c) for i, c in enumerate(cards)]
+        out[str(pile)] = ["down" if i < down else card_name(c) for i, c in enumerate(cards)]
     return out
 
 
@@ -88,20 +90,20 @@ def board(page: Page) -> dict[str, str]:
     )
 
 
-def card(page: Page, pile: str, index: int) -> Locator:
+def card(page: Page, pile: PileRef | str, index: int) -> Locator:
     return page.locator(f'#board [data-pile="{pile}"] .card').nth(index)
 
 
-def pile_el(page: Page, pile: str) -> Locator:
+def pile_el(page: Page, pile: PileRef | str) -> Locator:
     return page.locator(f'#board [data-pile="{pile}"]')
 
 
-def click_card(page: Page, pile: str, index: int) -> None:
+def click_card(page: Page, pile: PileRef | str, index: int) -> None:
     """Click the visible strip at the top of a card (cards above it hide the rest)."""
     card(page, pile, index).click(position={"x": 12, "y": 6})
 
 
-def click_pile(page: Page, pile: str) -> None:
+def click_pile(page: Page, pile: PileRef | str) -> None:
     """Click a pile where a player would: its top card, or the empty slot. Through the
     locator, so Playwright waits until the card stands still: a click at a box measured
     while the card was still sliding into place once missed the pile (CI, 2026-11-22)."""
@@ -129,7 +131,9 @@ def play_by_click(page: Page, game: Game, move: Move) -> None:
     wait_table(page, game.position)
 
 
-def drag(page: Page, source: str, index: int, target: str, steps: int = 8) -> None:
+def drag(
+    page: Page, source: PileRef | str, index: int, target: PileRef | str, steps: int = 8
+) -> None:
     """Press on a card's visible strip, move over the target pile's top card, release."""
     box = card(page, source, index).bounding_box()
     assert box is not None
@@ -161,8 +165,8 @@ def tableau_moves(position: Position) -> list[Move]:
     moves = [
         m
         for m in position.legal_moves()
-        if m.source.startswith("tableau")
-        and m.target.startswith("tableau")
+        if m.source.kind == "tableau"
+        and m.target.kind == "tableau"
         and bool(position.pile(m.target))
     ]
     return sorted(moves, key=lambda m: m.count)

@@ -31,20 +31,16 @@ from js import Object
 from pyodide.ffi import create_proxy, to_js
 
 from ..cards import card_name, long_name
+from ..piles import STOCK, PileRef
 from ..position import Position
 from ..rules import GameRules
-from .text import card_face_html, pile_kind, pile_label
+from .layout import Layout, layout
+from .text import card_face_html, pile_label
 
 MOVE_MS = 230
-#: Pile sizes (face down, face up) each game's card size is planned for; a longer pile
-#: shrinks the cards so that every face-up card's index stays readable.
-PLAN = {
-    "russian": (6, 12),
-    "double-russian": (9, 14),
-    "double-rail": (0, 14),
-    "double-freecell": (0, 16),
-}
-#: Hysteresis of that plan while a deal is played: it grows at once when a pile needs it
+#: The card size is planned for each game's ``GameRules.card_plan`` (pile sizes, face down
+#: and face up); a longer pile shrinks the cards so that every face-up card's index stays
+#: readable. Hysteresis of that plan while a deal is played: it grows at once when a pile needs it
 #: (smaller cards), but goes back to bigger cards only when the tallest pile is at least this
 #: many cards below it. A new deal or a reload (``setup``) and a window resize plan afresh for
 #: the table as it is; a restart gets back to the deal's plan by the rule itself (``_fit``).
@@ -52,28 +48,8 @@ PLAN = {
 #: "Stable card size").
 PLAN_SHRINK = 3
 FLIP_MS = 180
-#: Read the FLIP "last" rectangles in the next animation frame (see the module docstring);
-#: False: in ``render`` itself (a forced style and layout in the input handler).
-FLIP_IN_FRAME = True
 #: A FLIP whose frame came later than this (a hidden tab runs no frames) is dropped.
 FLIP_STALE_MS = 500
-
-
-def layout(rules: GameRules) -> tuple[int, int, list[str | None]]:
-    """Columns of the grid, tableau columns, and the top row's slots (None: an empty slot).
-
-    The top row holds stock and waste (Double Rail), free cells (Double FreeCell), then the
-    foundations on the right. Both rows share one card width, so the wider row decides it.
-    """
-    tableau = len(rules.tableau)
-    top: list[str | None] = []
-    if rules.stock:
-        top += ["stock", "waste"]
-    top += [f"cell-{i}" for i in range(rules.cells)]
-    foundations: list[str | None] = [f"foundation-{i}" for i in range(rules.foundations)]
-    cols = max(tableau, len(top) + len(foundations))
-    top += [None] * (cols - len(top) - len(foundations)) + foundations
-    return cols, tableau, top
 
 
 def _obj(value: Any) -> Any:
@@ -106,30 +82,29 @@ class BoardView:
         self.el_style = element.style
         self.el_cls = element.classList
         self.rules: GameRules | None = None
-        self.cols = 1
-        self.tcols = 1
-        self.top_slots: list[str | None] = []
-        self.order: list[str] = []  # pile names, in the order the board shows them
-        self.pile_els: dict[str, Any] = {}
+        self.table: Layout | None = None
+        self.order: tuple[PileRef, ...] = ()  # the piles, in the order the board shows them
+        self.pile_els: dict[PileRef, Any] = {}
         self.card_els: dict[int, Any] = {}
         # proxies fetched once per game (each access would make a new JsProxy)
-        self.pile_style: dict[str, Any] = _Proxies(self.pile_els, "style")
+        self.pile_style: dict[PileRef, Any] = _Proxies(self.pile_els, "style")
         self.card_style: dict[int, Any] = _Proxies(self.card_els, "style")
         self.card_cls: dict[int, Any] = _Proxies(self.card_els, "classList")
-        self.pile_cls: dict[str, Any] = _Proxies(self.pile_els, "classList")
-        self.shown: dict[str, tuple[int, ...]] = {}
-        self.shown_down: dict[str, int] = {}
+        self.pile_cls: dict[PileRef, Any] = _Proxies(self.pile_els, "classList")
+        self.shown: dict[PileRef, tuple[int, ...]] = {}
+        self.shown_down: dict[PileRef, int] = {}
         self.up: dict[int, bool] = {}
-        self.loc: dict[int, str] = {}
+        self.loc: dict[int, PileRef] = {}
         self.idx: dict[int, int] = {}
-        self.selected: list[int] = []
-        self.targets: set[str] = set()
-        self.hover: str | None = None
+        # the marks drawn (UIState.marks): selected and hinted cards, target and hovered piles
+        self.selected: tuple[int, ...] = ()
+        self.hinted: tuple[int, ...] = ()
+        self.targets: frozenset[PileRef] = frozenset()
+        self.hover: PileRef | None = None
         self.uncovered: int | None = None  # the card under a dragged group (web/style.css)
         self.animate_enabled = True
-        self.plan = (6, 12)  # the game's PLAN: the least pile size the cards are planned for
+        self.plan = (6, 12)  # the game's card_plan: the least pile size the cards are planned for
         self.shown_plan: tuple[int, int] | None = None
-        self.tableau_names: list[str] = []
         # the board has the class "resizing" (no card transitions) until the next frame
         self.resizing = False
         # FLIP animations: keyframes and options made once, at the first animation (not at
@@ -152,7 +127,7 @@ class BoardView:
         """Build piles and card elements for a new game, then draw the position."""
         rules = position.rules
         self.rules = rules
-        self.cols, self.tcols, self.top_slots = layout(rules)
+        table = self.table = layout(rules)
         self.pile_els.clear()
         self.card_els.clear()
         self.pile_style.clear()
@@ -164,31 +139,29 @@ class BoardView:
         self.up.clear()
         self.loc.clear()
         self.idx.clear()
-        self.selected = []
-        self.targets = set()
+        self.selected = self.hinted = ()
+        self.targets = frozenset()
         self.hover = None
         self.uncovered = None
         self.flip_first.clear()
         self.flip_turned.clear()
 
-        names = position.pile_names()
-        self.tableau_names = [n for n in names if n.startswith("tableau")]
-        self.order = [n for n in self.top_slots if n is not None] + self.tableau_names
+        self.order = table.order
         # The whole board is one HTML string, parsed by one innerHTML write (a call into JS
         # per element and per attribute cost ~10 ms at start for 104 cards), drawn as
         # ``render`` would draw ``position`` on an empty board; then one querySelectorAll per
         # kind gives the elements, in document order (piles in ``order``, cards bottom to top).
-        piles = {name: self._pile_html(name, position) for name in self.order}
+        piles = {pile: self._pile_html(pile, position) for pile in self.order}
         top_html = "".join(
-            '<div class="pile gap" aria-hidden="true"></div>' if name is None else piles[name]
-            for name in self.top_slots
+            '<div class="pile gap" aria-hidden="true"></div>' if pile is None else piles[pile]
+            for pile in table.top_slots
         )
-        tableau_html = "".join(piles[name] for name in self.order if name.startswith("tableau"))
-        self.plan = PLAN.get(rules.id, (6, 12))
+        tableau_html = "".join(piles[pile] for pile in table.tableau)
+        self.plan = rules.card_plan
         self.shown_plan = None
         style = self.el_style
-        style.setProperty("--cols", str(self.cols))
-        style.setProperty("--tcols", str(self.tcols))
+        style.setProperty("--cols", str(table.cols))
+        style.setProperty("--tcols", str(len(table.tableau)))
         self._fit()
         self.el.dataset.game = rules.id
         self.el.innerHTML = (
@@ -201,11 +174,11 @@ class BoardView:
         order = [c for name in self.order for c in self.shown[name]]
         self.card_els.update(zip(order, card_list, strict=True))
 
-    def _pile_html(self, name: str, position: Position) -> str:
+    def _pile_html(self, pile: PileRef, position: Position) -> str:
         """A pile's element with its cards, as ``render`` leaves them (records what it shows)."""
-        kind, _ = pile_kind(name)
-        cards = position.pile(name)
-        down = self.down_count(position, name)
+        kind = pile.kind
+        cards = position.pile(pile)
+        down = self.down_count(position, pile)
         mark = ""
         if kind == "foundation":
             mark = ' data-mark="A"'
@@ -214,9 +187,9 @@ class BoardView:
         elif kind == "stock":
             mark = f' data-mark="∅" data-count="{len(cards)}"'
         head = (
-            f'<div class="pile {kind}" data-pile="{name}" role="group" tabindex="-1"{mark}'
+            f'<div class="pile {kind}" data-pile="{pile}" role="group" tabindex="-1"{mark}'
             f' style="--nd:{down};--nu:{len(cards) - down}"'
-            f' aria-label="{_attr(pile_label(name, cards, down))}">'
+            f' aria-label="{_attr(pile_label(pile, cards, down))}">'
         )
         parts = [head]
         for j, c in enumerate(cards):
@@ -232,26 +205,26 @@ class BoardView:
                 parts.append(
                     f'{tag} data-face="down" role="img" aria-label="Face-down card"></div>'
                 )
-            self.loc[c] = name
+            self.loc[c] = pile
             self.idx[c] = j
             self.up[c] = up
         parts.append("</div>")
-        self.shown[name] = cards
-        self.shown_down[name] = down
+        self.shown[pile] = cards
+        self.shown_down[pile] = down
         return "".join(parts)
 
     # ------------------------------------------------------------------ drawing
 
     @staticmethod
-    def down_count(position: Position, name: str) -> int:
-        if name.startswith("tableau"):
-            return position.down[int(name[8:])]
-        if name == "stock":
+    def down_count(position: Position, pile: PileRef) -> int:
+        if pile.kind == "tableau":
+            return position.down[pile.index]
+        if pile == STOCK:
             return len(position.stock)
         return 0
 
     def render(
-        self, position: Position, animate: bool = True, dragged: list[int] | None = None
+        self, position: Position, animate: bool = True, dragged: tuple[int, ...] = ()
     ) -> list[int]:
         """Show ``position``, touching only what changed; returns the cards that changed pile."""
         animate = animate and self.animate_enabled
@@ -302,17 +275,14 @@ class BoardView:
             style.setProperty("--nd", str(down))
             style.setProperty("--nu", str(len(cards) - down))
             pile_el.setAttribute("aria-label", pile_label(name, cards, down))
-            if name == "stock":
+            if name == STOCK:
                 pile_el.dataset.count = str(len(cards))
             self.shown[name] = cards
             self.shown_down[name] = down
         self._fit()
         self.flip_turned += flipped
         if first or self.flip_turned or self.resizing:
-            if not FLIP_IN_FRAME:
-                self._on_frame()
-            else:
-                self._ask_frame()
+            self._ask_frame()
         return moved
 
     def _ask_frame(self) -> None:
@@ -384,8 +354,8 @@ class BoardView:
     def _fit(self, reset: bool = False) -> None:
         """Tell CSS the tallest pile to plan the card size for (only when the plan changes).
 
-        The plan is ``PLAN`` or the tallest pile (face-down and face-up counts apart), whichever
-        is bigger, so every face-up card of every pile shows its index (web/style.css: the
+        The plan is ``card_plan`` or the tallest pile (face-down and face-up counts apart),
+        whichever is bigger, so every face-up card of every pile shows its index (web/style.css: the
         cards fit a pile of ``--pd`` face-down and ``--pu`` face-up cards with a quarter card
         per face-up card; a shorter pile gets a wider fan, never a tighter one). While a deal
         is played it has hysteresis (``PLAN_SHRINK``): a count grows at once but shrinks only
@@ -393,12 +363,12 @@ class BoardView:
         forth does not change the size of every card on the table each time. Without
         ``reset`` it starts from the plan shown; ``setup`` (a new deal, a reload) and a window
         resize start afresh. A restart needs nothing more: every game deals its piles at
-        least ``PLAN_SHRINK`` cards below its ``PLAN``, so the plan goes back to it.
+        least ``PLAN_SHRINK`` cards below its ``card_plan``, so the plan goes back to it.
         """
         base_d, base_u = self.plan
         nd = nu = 0
         shown, shown_down = self.shown, self.shown_down
-        for name in self.tableau_names:
+        for name in self.table.tableau if self.table is not None else ():
             d = shown_down[name]
             nd = max(nd, d)
             nu = max(nu, len(shown[name]) - d)
@@ -444,20 +414,20 @@ class BoardView:
 
     # ------------------------------------------------------------------ looking up
 
-    def index_of(self, pile: str, card_el: Any) -> int | None:
+    def index_of(self, pile: PileRef, card_el: Any) -> int | None:
         """Index of a card element in its pile (None when it is not one of the pile's cards)."""
         for j, c in enumerate(self.shown.get(pile, ())):
             if self.card_els[c] == card_el:
                 return j
         return None
 
-    def element(self, pile: str, index: int | None) -> Any:
+    def element(self, pile: PileRef, index: int | None) -> Any:
         cards = self.shown.get(pile, ())
         if index is not None and 0 <= index < len(cards):
             return self.card_els[cards[index]]
         return self.pile_els[pile]
 
-    def pile_rects(self) -> dict[str, tuple[float, float, float, float]]:
+    def pile_rects(self) -> dict[PileRef, tuple[float, float, float, float]]:
         rects = {}
         for name, el in self.pile_els.items():
             r = el.getBoundingClientRect()
@@ -470,32 +440,42 @@ class BoardView:
 
     # ------------------------------------------------------------------ highlights
 
-    def set_selected(self, cards: list[int]) -> None:
-        for c in self.selected:
-            if c not in cards:
-                self.card_cls[c].remove("selected")
-        for c in cards:
-            if c not in self.selected:
-                self.card_cls[c].add("selected")
-        self.selected = list(cards)
+    def set_marks(
+        self,
+        selected: tuple[int, ...],
+        hinted: tuple[int, ...],
+        targets: frozenset[PileRef],
+        hover: PileRef | None,
+    ) -> None:
+        """Draw the marks of the UI state (``UIState.marks``), touching only what changed."""
+        if selected != self.selected:
+            self._swap_class("selected", self.selected, selected)
+            self.selected = selected
+        if hinted != self.hinted:
+            self._swap_class("hint", self.hinted, hinted)
+            self.hinted = hinted
+        if targets != self.targets:
+            for pile in self.targets - targets:
+                self.pile_cls[pile].remove("target")
+            for pile in targets - self.targets:
+                self.pile_cls[pile].add("target")
+            self.targets = targets
+        if hover != self.hover:
+            if self.hover is not None:
+                self.pile_cls[self.hover].remove("hover")
+            if hover is not None:
+                self.pile_cls[hover].add("hover")
+            self.hover = hover
 
-    def set_targets(self, piles: set[str]) -> None:
-        for name in self.targets - piles:
-            self.pile_cls[name].remove("target")
-        for name in piles - self.targets:
-            self.pile_cls[name].add("target")
-        self.targets = set(piles)
+    def _swap_class(self, name: str, old: tuple[int, ...], new: tuple[int, ...]) -> None:
+        for c in old:
+            if c not in new and c in self.card_els:
+                self.card_cls[c].remove(name)
+        for c in new:
+            if c not in old:
+                self.card_cls[c].add(name)
 
-    def set_hover(self, pile: str | None) -> None:
-        if pile == self.hover:
-            return
-        if self.hover is not None:
-            self.pile_cls[self.hover].remove("hover")
-        if pile is not None:
-            self.pile_cls[pile].add("hover")
-        self.hover = pile
-
-    def shake(self, cards: list[int]) -> None:
+    def shake(self, cards: tuple[int, ...]) -> None:
         for c in cards[:1]:
             self.card_els[c].animate(
                 _obj(
@@ -511,7 +491,7 @@ class BoardView:
 
     # ------------------------------------------------------------------ dragging
 
-    def begin_drag(self, cards: list[int]) -> None:
+    def begin_drag(self, cards: tuple[int, ...]) -> None:
         self.el_style.setProperty("--dx", "0px")
         self.el_style.setProperty("--dy", "0px")
         for c in cards:
@@ -540,7 +520,7 @@ class BoardView:
         style.setProperty("--dx", f"{dx:.1f}px")
         style.setProperty("--dy", f"{dy:.1f}px")
 
-    def end_drag(self, cards: list[int], back: bool) -> None:
+    def end_drag(self, cards: tuple[int, ...], back: bool) -> None:
         """Stop following the pointer; with ``back``, glide home (CSS transition)."""
         for c in cards:
             cl = self.card_cls[c]

@@ -1,8 +1,8 @@
 """The main thread's side of the solver: a PyScript worker started on first use, and the
 lists of proved-winnable deals. See docs/ui.md ("Hint, winnable deals, was it winnable?").
 
-The worker (``py/web/solver_worker.py``) boots its own Pyodide, which costs a few seconds of
-CPU and some tens of MB: it is started only when the player first asks for a hint or a game
+The worker (``py/solitaire/web/solver_worker.py``) boots its own Pyodide, which costs a few
+seconds of CPU and some tens of MB: it is started only when the player first asks for a hint or a game
 gets stuck (never during page start), by adding the same ``<script type="py" worker
 name="solver">`` element that docs/solver.md describes, and awaiting ``pyscript.workers``.
 
@@ -24,7 +24,7 @@ from js import document
 from .store import valid_deals
 
 WORKER_NAME = "solver"
-WORKER_SRC = "./py/web/solver_worker.py"
+WORKER_SRC = "./py/solitaire/web/solver_worker.py"
 WORKER_CONFIG = "./pyscript-worker.json"
 BOOT_TIMEOUT = 90.0  # seconds: a first visit on a slow link downloads the runtime again
 CALL_MARGIN = 30.0  # seconds on top of a call's own budget before giving up on an answer

@@ -2,7 +2,8 @@
 
 The page starts it as a *named worker* (see docs/solver.md for the exact HTML and calls)::
 
-    <script type="py" worker name="solver" src="./solver_worker.py" config="./worker.json">
+    <script type="py" worker name="solver" src="./py/solitaire/web/solver_worker.py"
+            config="./pyscript-worker.json">
     </script>
 
 and calls it from the main thread::

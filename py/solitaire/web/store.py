@@ -23,7 +23,7 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
-from ..deal import MAX_DEAL
+from .. import MAX_DEAL
 from ..game import Game, SaveError
 from ..rules import GAMES
 
@@ -62,14 +62,22 @@ class Settings:
     four_color: bool = False
     theme: str = "system"
     winnable_only: bool = False  # "New deal" draws among deals proved winnable
+    # None: follow the device (on where the primary pointer is coarse, i.e. a touch screen)
+    tap_move: bool | None = None  # a tap plays the card to its best place at once
+    vibrate: bool | None = None  # a short vibration when a move is refused
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        doc: dict[str, Any] = {
             "automove": self.automove,
             "fourColor": self.four_color,
             "theme": self.theme,
             "winnableOnly": self.winnable_only,
         }
+        if self.tap_move is not None:
+            doc["tapMove"] = self.tap_move
+        if self.vibrate is not None:
+            doc["vibrate"] = self.vibrate
+        return doc
 
     @classmethod
     def from_json(cls, doc: Any) -> Settings:
@@ -80,14 +88,19 @@ class Settings:
         four = doc.get("fourColor", False)
         theme = doc.get("theme", "system")
         winnable = doc.get("winnableOnly", False)
+        tap_move = doc.get("tapMove")
+        vibrate = doc.get("vibrate")
         if (
             not isinstance(automove, bool)
             or not isinstance(four, bool)
             or theme not in THEMES
             or not isinstance(winnable, bool)
+            or not isinstance(tap_move, bool | None)
+            or not isinstance(vibrate, bool | None)
         ):
             raise ValueError("unexpected values")
         s.automove, s.four_color, s.theme, s.winnable_only = automove, four, theme, winnable
+        s.tap_move, s.vibrate = tap_move, vibrate
         return s
 
 

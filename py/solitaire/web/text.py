@@ -3,16 +3,13 @@ imports: CPython tests use this module directly."""
 
 from __future__ import annotations
 
-from ..cards import RANKS, SUIT_SYMBOLS, long_name, rank, suit
-from ..deal import MAX_DEAL
-from ..rules import GAMES
+from collections.abc import Callable
 
-SHORT_NAMES = {
-    "russian": "Russian",
-    "double-russian": "Double Russian",
-    "double-rail": "Double Rail",
-    "double-freecell": "Double FreeCell",
-}
+from .. import MAX_DEAL
+from ..cards import RANKS, SUIT_SYMBOLS, long_name, rank, suit
+from ..piles import PileRef
+from ..rules import GAMES
+from .store import Stats
 
 
 def plural(n: int, word: str) -> str:
@@ -51,13 +48,8 @@ def card_face_html(card: int) -> str:
     )
 
 
-def pile_kind(name: str) -> tuple[str, int]:
-    kind, _, index = name.partition("-")
-    return kind, int(index) if index.isdigit() else 0
-
-
-def pile_title(name: str) -> str:
-    kind, i = pile_kind(name)
+def pile_title(pile: PileRef) -> str:
+    kind, i = pile
     if kind == "tableau":
         return f"Tableau pile {i + 1}"
     if kind == "foundation":
@@ -67,10 +59,10 @@ def pile_title(name: str) -> str:
     return "Stock" if kind == "stock" else "Waste"
 
 
-def pile_label(name: str, cards: tuple[int, ...], down: int) -> str:
+def pile_label(pile: PileRef, cards: tuple[int, ...], down: int) -> str:
     """Accessible name: "Tableau pile 3, 5 cards, 2 face down"."""
-    kind, _ = pile_kind(name)
-    title = pile_title(name)
+    kind = pile.kind
+    title = pile_title(pile)
     n = len(cards)
     if kind == "stock":
         return f"Stock, {plural(n, 'card')}" + (", deal one card" if n else ", empty")
@@ -131,14 +123,6 @@ def game_name(game_id: str) -> str:
 
 # ----------------------------------------------------------------------------- the solver's words
 
-#: What the solver knows that the player does not ("thoughtful" solitaire), per game.
-SOLVER_SEES = {
-    "russian": "The solver sees the face-down cards.",
-    "double-russian": "The solver sees the face-down cards.",
-    "double-rail": "The solver sees the order of the stock.",
-    "double-freecell": "Every card is face up here; the solver sees what you see.",
-}
-
 LOST_TEXT = "No winning line from here — undo or restart."
 
 
@@ -146,7 +130,7 @@ def hint_text(kind: str, what: str, game_id: str) -> str:
     """The sentence shown with a hint. ``kind`` is the worker's ``"winning"`` (the first move
     of a winning line), ``"heuristic"`` (no win found in time: the best-looking move) or
     ``"lost"`` (proved lost); ``what`` says the move ("move the 7♠ to tableau pile 3")."""
-    sees = SOLVER_SEES.get(game_id, "")
+    sees = GAMES[game_id].solver_sees if game_id in GAMES else ""
     if kind == "lost":
         return f"{LOST_TEXT} {sees}".strip()
     if kind == "heuristic":
@@ -163,7 +147,7 @@ def verdict_text(answer: dict[str, object], game_id: str) -> tuple[str, int | No
 
     ``last_winnable_step`` k is the number of moves played at the last position from which a
     win was proved, so "you could still have won before move k + 1"."""
-    sees = SOLVER_SEES.get(game_id, "")
+    sees = GAMES[game_id].solver_sees if game_id in GAMES else ""
     error = answer.get("error")
     if error:
         return f"The solver failed: {error}", None
@@ -185,3 +169,61 @@ def verdict_text(answer: dict[str, object], game_id: str) -> tuple[str, int | No
     if isinstance(j, int) and not isinstance(j, bool) and j > 0:
         text += f" It was lost by move {j} at the latest."
     return text, None
+
+
+# ----------------------------------------------------------------------------- dialogs
+
+
+def stats_table_html(stats: dict[str, Stats], current: str) -> str:
+    """The statistics table: one column per game (fits a phone), one row per number."""
+
+    def rate(st: Stats) -> str:
+        return "–" if st.win_rate is None else f"{st.win_rate:.0%}"
+
+    rows: list[tuple[str, str, Callable[[Stats], object]]] = [
+        ("played", "Played", lambda st: st.played),
+        ("won", "Won", lambda st: st.won),
+        ("rate", "Win rate", rate),
+        ("streak", "Streak", lambda st: st.streak),
+        ("best-streak", "Best streak", lambda st: st.best_streak),
+        ("best-time", "Best time", lambda st: clock(st.best_time)),
+        (
+            "fewest-moves",
+            "Fewest moves",
+            lambda st: "–" if st.fewest_moves is None else st.fewest_moves,
+        ),
+    ]
+
+    def cls(g: str) -> str:
+        return ' class="current"' if g == current else ""
+
+    head = "".join(f'<th scope="col"{cls(g)}>{GAMES[g].short_name}</th>' for g in stats)
+    body = "".join(
+        f'<tr data-k="{key}"><th scope="row">{label}</th>'
+        + "".join(f'<td data-stats="{g}"{cls(g)}>{value(st)}</td>' for g, st in stats.items())
+        + "</tr>"
+        for key, label, value in rows
+    )
+    return (
+        '<div class="stats-scroll"><table class="stats-table"><thead><tr><td></td>'
+        f"{head}</tr></thead><tbody>{body}</tbody></table></div>"
+    )
+
+
+def won_html(table: str, moves: int, seconds: float, stats: Stats, records: dict[str, bool]) -> str:
+    """The win dialog's numbers; a new record is marked "(best!)"."""
+
+    def rec(key: str) -> str:
+        return ' <span class="record">(best!)</span>' if records.get(key) else ""
+
+    rate = stats.win_rate
+    return (
+        f"<p>{table}.</p>"
+        '<dl class="won-numbers">'
+        f'<dt>Moves</dt><dd data-k="moves">{moves}{rec("moves")}</dd>'
+        f'<dt>Time</dt><dd data-k="time">{clock(seconds)}{rec("time")}</dd>'
+        f'<dt>Games won</dt><dd data-k="won">{stats.won} of {stats.played}'
+        f" ({'–' if rate is None else f'{rate:.0%}'})</dd>"
+        f'<dt>Streak</dt><dd data-k="streak">{stats.streak}{rec("streak")}</dd>'
+        "</dl>"
+    )

@@ -1,5 +1,5 @@
 """The page's browser-free modules in CPython: addresses, words, and the localStorage store
-(validation of every entry, statistics arithmetic). No browser is started here."""
+(validation of every entry, statistics arithmetic)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import json
 import pytest
 
 from solitaire import Game, Move, parse_card
+from solitaire.piles import CELL, FOUNDATION, STOCK, TABLEAU
 from solitaire.web.store import MemoryBackend, Saved, Settings, Stats, Store, valid_deals
 from solitaire.web.text import (
     card_face_html,
@@ -50,10 +51,10 @@ def test_words() -> None:
     assert clock(83.9) == "1:23"
     assert clock(3723) == "1:02:03"
     qs = parse_card("QS")
-    assert pile_label("tableau-2", (1, 2, 3, 4, 5), 2) == "Tableau pile 3, 5 cards, 2 face down"
-    assert pile_label("cell-0", (qs,), 0) == "Free cell 1, Queen of spades"
-    assert pile_label("foundation-1", (), 0) == "Foundation 2, empty"
-    assert pile_label("stock", (1, 2), 2) == "Stock, 2 cards, deal one card"
+    assert pile_label(TABLEAU[2], (1, 2, 3, 4, 5), 2) == "Tableau pile 3, 5 cards, 2 face down"
+    assert pile_label(CELL[0], (qs,), 0) == "Free cell 1, Queen of spades"
+    assert pile_label(FOUNDATION[1], (), 0) == "Foundation 2, empty"
+    assert pile_label(STOCK, (1, 2), 2) == "Stock, 2 cards, deal one card"
     html = card_face_html(parse_card("TD"))
     assert ">10<" in html
     assert "♦" in html
@@ -73,7 +74,7 @@ def test_store_round_trips_and_drops_bad_entries() -> None:
     store.save_settings(Settings(automove=False, four_color=True, theme="dark"))
 
     game = Game.new("russian", 9)
-    move = next(m for m in game.position.legal_moves() if "tableau" in m.target)
+    move = next(m for m in game.position.legal_moves() if m.target.kind == "tableau")
     game.play(move)
     game.undo()
     store.save_game(Saved(game, counted=True))
@@ -111,7 +112,7 @@ def test_store_round_trips_and_drops_bad_entries() -> None:
     assert set(backend.data) == {"solitaire.game.double-rail"}
 
     tampered = Game.new("double-rail", 1).to_json()
-    tampered["steps"] = [[str(Move("stock", "tableau-0"))]]
+    tampered["steps"] = [[str(Move(STOCK, TABLEAU[0]))]]
     backend.data["solitaire.game.double-rail"] = json.dumps({"v": 1, "save": tampered})
     assert store.load_game("double-rail") is None
     assert "Double Rail" in store.notices[-1]

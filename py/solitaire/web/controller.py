@@ -1,0 +1,633 @@
+"""The page's logic without the browser: intents in, engine calls, a new UI state out.
+
+Every player intent (tap or click a card, press/drag/drop, a key, a toolbar button, an
+address, a solver answer) is a method here. Each one changes the game (``solitaire.game``)
+and the UI state (``state.UIState``) and appends what the page must show to ``effects``
+(``state.Effect`` values: animate a step, toast a refusal, move the focus, ask the solver).
+The DOM side (``app.py``) calls a method, then carries out the effects and draws the marks
+from the state. No ``js`` import: the tests drive this class under CPython with a
+``MemoryBackend`` store, a fake clock and fake geometry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from .. import MAX_DEAL
+from ..cards import card_symbol, long_name
+from ..game import Game, random_playable_deal
+from ..piles import STOCK, TABLEAU, WASTE, PileRef
+from ..position import IllegalMove, Move, Position
+from ..rules import GAMES
+from .advice import Advice
+from .gestures import Gestures
+from .layout import Layout, layout
+from .state import (
+    Announce,
+    AutoFinish,
+    CloseDialogs,
+    DragBack,
+    Effect,
+    Focus,
+    HideInfoToast,
+    LoadWinnable,
+    NewBoard,
+    Notice,
+    Rect,
+    Redraw,
+    SchedulePersist,
+    Selection,
+    SetAddress,
+    Shake,
+    Show,
+    ShowWon,
+    Status,
+    Title,
+    Toast,
+    UIState,
+    Verdict,
+    WarmSolver,
+)
+from .store import Saved, Settings, Store
+from .text import (
+    clock,
+    describe_group,
+    format_hash,
+    game_name,
+    parse_hash,
+    pile_title,
+    plural,
+)
+
+DEFAULT_GAME = "russian"
+AUTO_STEP_MS = 120  # between the auto-moves that follow a move
+FINISH_TOTAL_MS = 2200  # auto-finish animation, at most
+
+
+class Geometry(Protocol):
+    """Where the board's piles and cards are on the screen (the view measures them)."""
+
+    def pile_rects(self) -> dict[PileRef, Rect]: ...
+
+    def card_rect(self, card: int) -> Rect: ...
+
+
+class Winnable(Protocol):
+    """The lists of proved-winnable deals (fetched by the page)."""
+
+    def known(self, game_id: str) -> bool: ...
+
+    def get(self, game_id: str) -> list[int] | None: ...
+
+    def pick(self, deals: list[int], avoid: int | None = None) -> int: ...
+
+
+def valid_deal_text(text: str) -> int | None:
+    """The deal number typed in the "Deal number" dialog, or None when it is not one."""
+    text = text.strip()
+    if text.isascii() and text.isdigit() and len(text) <= 10 and 1 <= int(text) <= MAX_DEAL:
+        return int(text)
+    return None
+
+
+class Controller:
+    def __init__(
+        self,
+        store: Store,
+        winnable: Winnable,
+        geometry: Geometry,
+        now: Callable[[], float],
+        random_deal: Callable[[str], int] = random_playable_deal,
+    ) -> None:
+        self.store = store
+        self.winnable = winnable
+        self.geometry = geometry
+        self.now = now  # milliseconds (performance.now() in the page)
+        self.random_playable = random_deal
+        self.settings: Settings = store.load_settings()
+        self.saved = Saved(Game.new(DEFAULT_GAME, 1))
+        self.table: Layout = layout(self.game.position.rules)
+        self.ui = UIState()
+        self.effects: list[Effect] = []
+        self.coarse_pointer = False  # the device's primary pointer is a finger
+        self.gestures = Gestures(self)  # pointer intents
+        self.advice = Advice(self)  # hint and "Was it winnable?" intents
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def game(self) -> Game:
+        return self.saved.game
+
+    @property
+    def game_id(self) -> str:
+        return self.game.game_id
+
+    @property
+    def position(self) -> Position:
+        return self.game.position
+
+    def take_effects(self) -> list[Effect]:
+        effects, self.effects = self.effects, []
+        return effects
+
+    def emit(self, *effects: Effect) -> None:
+        self.effects.extend(effects)
+
+    def announce(self, text: str) -> None:
+        self.emit(Announce(text))
+
+    def toast(self, text: str, info: bool = False, ms: int = 2800) -> None:
+        self.emit(Toast(text, info, ms))
+
+    @property
+    def tap_move_on(self) -> bool:
+        """ "Tap a card to move it": the setting, else on exactly for touch screens."""
+        tap_move = self.settings.tap_move
+        return self.coarse_pointer if tap_move is None else tap_move
+
+    @property
+    def vibrate_on(self) -> bool:
+        vibrate = self.settings.vibrate
+        return self.coarse_pointer if vibrate is None else vibrate
+
+    def describe_table(self) -> str:
+        deal = self.game.deal
+        return f"{game_name(self.game_id)}, " + (f"deal {deal}" if deal else "a saved position")
+
+    # ------------------------------------------------------------------ games
+
+    def boot(self, address: str) -> None:
+        """Open the game the address names (else the last one played), and say what was
+        wrong with the address or the saved data."""
+        for each in GAMES:  # a damaged entry is reported now, not when it is next needed
+            self.store.load_stats(each)
+        game_id, deal, problem = parse_hash(address)
+        self.open_game(game_id or self.store.last_game() or DEFAULT_GAME, deal, boot=True)
+        if problem:
+            self.store.notices.insert(0, problem + f" Showing {self.describe_table()} instead.")
+        self.show_notices()
+        if self.settings.winnable_only:
+            self.emit(LoadWinnable(self.game_id))
+
+    def show_notices(self) -> None:
+        if self.store.notices:
+            self.emit(Notice(" ".join(self.store.notices)))
+            self.store.notices.clear()
+
+    def open_game(
+        self,
+        game_id: str,
+        deal: int | None = None,
+        *,
+        push: bool = True,
+        fresh: bool = False,
+        boot: bool = False,
+    ) -> None:
+        """Show ``game_id``: its game in progress when it is that deal (or no deal was asked
+        for), else a new game of ``deal`` (a random one when None)."""
+        self.cancel_drag()
+        self.ui.selection = None
+        self.emit(CloseDialogs())
+        if not boot:
+            self.persist()
+        saved = self.store.load_game(game_id)
+        if saved is not None and not fresh and (deal is None or saved.game.deal == deal):
+            chosen = saved
+        else:
+            if saved is not None and saved.counted and not saved.recorded:
+                stats = self.store.load_stats(game_id)
+                stats.record_abandoned()
+                self.store.save_stats(game_id, stats)
+            number = deal if deal is not None else self.random_deal(game_id)
+            chosen = Saved(Game.new(game_id, number, automove=self.settings.automove))
+        chosen.game.automove = self.settings.automove
+        self.saved = chosen
+        self.table = layout(chosen.game.position.rules)
+        ui = self.ui
+        ui.last_tick = None
+        ui.last_tap = None
+        self.emit(NewBoard())
+        pile, index = self.default_focus()
+        self.emit(Focus(pile, index, move_focus=False))
+        self.store.set_last_game(game_id)
+        self.persist()
+        self.emit(SetAddress(format_hash(game_id, self.game.deal), push and not boot))
+        self.emit(Title(f"{self.describe_table()} · Solitaire"))
+        self.position_changed()
+        if not boot:
+            self.announce(f"{self.describe_table()}.")
+            self.show_notices()
+
+    def random_deal(self, game_id: str, avoid: int | None = None) -> int:
+        """A random deal number: with "winnable deals only", one of the game's proved-winnable
+        deals when its list is loaded."""
+        deals = self.winnable.get(game_id) if self.settings.winnable_only else None
+        if deals:
+            return self.winnable.pick(deals, avoid)
+        return self.random_playable(game_id)
+
+    def new_deal(self) -> None:
+        game_id = self.game_id
+        if self.settings.winnable_only:
+            if not self.winnable.known(game_id):
+                self.emit(LoadWinnable(game_id, "new"))
+                return
+            if self.winnable.get(game_id) is None:
+                self.emit(
+                    Notice(
+                        f"No list of winnable {game_name(game_id)} deals comes with this "
+                        "version: this new deal may not be winnable."
+                    )
+                )
+        self.open_game(game_id, self.random_deal(game_id, avoid=self.game.deal), fresh=True)
+
+    def choose_game(self, game_id: str) -> None:
+        """The game picker."""
+        if game_id not in GAMES or game_id == self.game_id:
+            return
+        if self.settings.winnable_only and not self.winnable.known(game_id):
+            self.emit(LoadWinnable(game_id, "open"))
+            return
+        self.open_game(game_id, None)
+
+    def choose_deal(self, text: str) -> str | None:
+        """The "Deal number" dialog: opens that deal, or returns why the text is not one."""
+        number = valid_deal_text(text)
+        if number is None:
+            return f"Enter a whole number from 1 to {MAX_DEAL}."
+        self.open_game(self.game_id, number, fresh=True)
+        return None
+
+    def address_changed(self, address: str) -> None:
+        """The player edited the address or went back/forward in history."""
+        game_id, deal, problem = parse_hash(address)
+        here = format_hash(self.game_id, self.game.deal)
+        if problem:
+            if game_id is not None and game_id != self.game_id:
+                self.open_game(game_id, None, push=False)
+            self.emit(Notice(problem + f" Showing {self.describe_table()}."))
+            self.emit(SetAddress(format_hash(self.game_id, self.game.deal), False))
+            return
+        if game_id is None or (game_id == self.game_id and deal in (None, self.game.deal)):
+            self.emit(SetAddress(here, False))
+            return
+        self.open_game(game_id, deal, push=False)
+
+    def restart(self) -> None:
+        self.cancel_drag()
+        self.ui.selection = None
+        self.emit(CloseDialogs())
+        if not self.game.can_undo and not self.game.can_redo:
+            self.announce("This deal has not been played yet.")
+            return
+        self.game.restart()
+        self.ui.last_tick = None
+        self.emit(Redraw())
+        self.persist()
+        self.position_changed()
+        self.announce("Restarted.")
+
+    def persist(self) -> None:
+        self.store.save_game(self.saved)
+
+    def settings_changed(self, settings: Settings) -> None:
+        self.settings = settings
+        self.game.automove = settings.automove
+        self.store.save_settings(settings)
+        if settings.winnable_only:
+            self.emit(LoadWinnable(self.game_id))  # fetched now: "New deal" is then instant
+
+    # ------------------------------------------------------------------ moves
+
+    def play(self, move: Move, dragged: tuple[int, ...] = ()) -> bool:
+        """Play a player's move (and the auto-moves it sets off), or say why not."""
+        before = self.position
+        try:
+            step = self.game.play(move)
+        except IllegalMove as error:
+            if dragged:
+                self.emit(DragBack(dragged))
+            self.toast(str(error))
+            return False
+        moving = before.pile(move.source)[-move.count :] if move.source != STOCK else ()
+        self.started()
+        self.emit(Show(before, tuple(step), AUTO_STEP_MS, dragged))
+        self.announce(self.describe_step(step, moving))
+        self.after_change(player=True)
+        return True
+
+    def started(self) -> None:
+        """The player made a move: the deal counts as played, the clock runs."""
+        if not self.saved.counted:
+            self.saved.counted = True
+            stats = self.store.load_stats(self.game_id)
+            stats.record_played()
+            self.store.save_stats(self.game_id, stats)
+        if self.ui.last_tick is None:
+            self.ui.last_tick = self.now()
+
+    def after_change(self, player: bool = False) -> None:
+        """Queue the save, refresh the status, count a win, queue auto-finish after a move."""
+        position = self.position
+        ui = self.ui
+        if position.is_won() and not self.saved.recorded:
+            self.saved.recorded = True
+            self.tick()
+            stats = self.store.load_stats(self.game_id)
+            ui.won_records = stats.record_win(self.game.elapsed, self.game.move_count)
+            self.store.save_stats(self.game_id, stats)
+            self.emit(ShowWon())
+        self.emit(SchedulePersist())
+        self.position_changed()
+        if player and self.settings.automove and ui.finish_moves and not position.is_won():
+            self.emit(AutoFinish())
+
+    def finish(self) -> None:
+        self.cancel_drag()
+        self.ui.selection = None
+        before = self.position
+        try:
+            step = self.game.auto_finish()
+        except IllegalMove as error:
+            self.toast(str(error))
+            return
+        self.started()
+        gap = max(25, min(110, FINISH_TOTAL_MS // max(1, len(step))))
+        self.announce(f"Finishing: {plural(len(step), 'move')} to the foundations.")
+        self.emit(Show(before, tuple(step), gap))
+        self.after_change()
+
+    def auto_finish_due(self) -> None:
+        """The auto-finish timer after a move's animation."""
+        if self.ui.finish_moves:
+            self.finish()
+
+    def undo(self) -> None:
+        self.cancel_drag()
+        self.ui.selection = None
+        if self.game.undo() is None:
+            self.announce("Nothing to undo.")
+            return
+        self.emit(Redraw())
+        self.persist()
+        self.position_changed()
+        self.announce(f"Undone. {plural(self.game.move_count, 'move')}.")
+
+    def redo(self) -> None:
+        self.cancel_drag()
+        self.ui.selection = None
+        before = self.position
+        step = self.game.redo()
+        if step is None:
+            self.announce("Nothing to redo.")
+            return
+        self.emit(Show(before, tuple(step), AUTO_STEP_MS))
+        self.announce(f"Redone. {plural(self.game.move_count, 'move')}.")
+        self.after_change()
+
+    def describe_step(self, step: list[Move], moving: tuple[int, ...]) -> str:
+        move = step[0]
+        if move.source == STOCK:
+            text = "Dealt a card from the stock"
+            if len(step) == 1 and self.position.waste:
+                text = f"Dealt the {long_name(self.position.waste[-1])}"
+        else:
+            text = f"Moved {describe_group(moving)} to {pile_title(move.target).lower()}"
+        extra = len(step) - 1
+        if extra:
+            text += f"; {plural(extra, 'card')} to the foundations"
+        return text + "."
+
+    def describe_move(self, move: Move) -> str:
+        if move.source == STOCK:
+            return "deal a card from the stock"
+        cards = tuple(self.position.pile(move.source)[-move.count :])
+        return f"move {describe_group(cards)} to {pile_title(move.target).lower()}"
+
+    # ------------------------------------------------------------------ status and clock
+
+    def position_changed(self) -> None:
+        """Recompute the status; hints and answers about an earlier position go."""
+        ui = self.ui
+        position = self.position
+        won = position.is_won()
+        stuck = not won and position.is_stuck()
+        status: Status = "won" if won else "stuck" if stuck else "playing"
+        if status != ui.status:
+            ui.status = status
+            if stuck:
+                self.announce("No moves left: this deal is stuck. Undo, restart or deal again.")
+                ui.verdict = Verdict()
+                self.emit(WarmSolver())
+        ui.finish_moves = None if won else position.auto_finish()
+        self.emit(HideInfoToast())
+        hint = ui.hint
+        hint.asked = None  # an answer still to come is about another position: ignored
+        hint.kind = ""
+        hint.move = None
+        self.advice.clear_hint()
+        if ui.verdict.asked is not None and ui.verdict.asked is not position:
+            ui.verdict.asked = None
+
+    def tick(self) -> None:
+        """Add the time since the last tick to the game's clock (while it is being played)."""
+        now = self.now()
+        ui = self.ui
+        if ui.last_tick is not None and ui.status == "playing":
+            self.game.elapsed += max(0.0, (now - ui.last_tick) / 1000)
+        if self.game.move_count or ui.last_tick is not None:
+            ui.last_tick = now
+
+    def clock_text(self) -> str:
+        return clock(self.game.elapsed)
+
+    def hidden(self) -> None:
+        """The tab was hidden: stop the clock here and save."""
+        self.tick()
+        self.persist()
+
+    def shown_again(self) -> None:
+        if self.ui.last_tick is not None:
+            self.ui.last_tick = self.now()
+
+    # ------------------------------------------------------------------ selection
+
+    def selectable(self, pile: PileRef, index: int | None) -> int | None:
+        """The index of the card a press on (pile, index) picks up, or None."""
+        position = self.position
+        cards = position.pile(pile)
+        if not cards or pile.kind in ("foundation", "stock"):
+            return None
+        if pile.kind == "tableau":
+            if index is None:
+                return len(cards) - 1
+            return index if index >= position.down[pile.index] else None
+        return len(cards) - 1
+
+    def legal_targets(self, pile: PileRef, count: int) -> frozenset[PileRef]:
+        return frozenset(
+            m.target for m in self.position.legal_moves() if m.source == pile and m.count == count
+        )
+
+    def select(self, pile: PileRef, index: int) -> None:
+        cards = tuple(self.position.pile(pile)[index:])
+        self.advice.clear_hint()
+        self.ui.selection = Selection(pile, index, cards, self.legal_targets(pile, len(cards)))
+
+    def put_back(self) -> bool:
+        if self.ui.selection is None:
+            return False
+        self.ui.selection = None
+        self.announce("Put back.")
+        return True
+
+    def activate(self, pile: PileRef, index: int | None) -> None:
+        """A click, a tap or Enter on a pile or one of its cards."""
+        ui = self.ui
+        if pile == STOCK:
+            ui.selection = None
+            self.play(Move(STOCK, WASTE))
+            return
+        position = self.position
+        selection = ui.selection
+        if selection is not None:
+            if selection.pile == pile:
+                pick = self.selectable(pile, index)
+                if index is not None and pick is not None and pick != selection.index:
+                    self.select(pile, pick)
+                else:
+                    self.put_back()
+                return
+            move = Move(selection.pile, pile, len(selection.cards))
+            reason = position.why_illegal(move)
+            ui.selection = None
+            if reason is None:
+                self.play(move)
+                return
+            self.toast(reason)
+            self.emit(Shake(selection.cards))
+            pick = self.selectable(pile, index) if index is not None else None
+            if pick is not None:
+                self.select(pile, pick)
+            return
+        pick = self.selectable(pile, index)
+        if pick is not None:
+            self.select(pile, pick)
+            group = position.pile(pile)[pick:]
+            self.announce(f"Picked up {describe_group(group)}. Choose where it goes.")
+        elif index is not None:
+            if pile.kind == "foundation":
+                self.toast("Cards never come back off a foundation.")
+            elif pile.kind == "tableau":
+                self.toast("Face-down cards cannot be moved.")
+
+    def to_foundation(self, pile: PileRef, index: int | None) -> None:
+        """A double-click, double-tap or F: the top card of ``pile`` to a foundation."""
+        self.ui.selection = None
+        position = self.position
+        cards = position.pile(pile)
+        if not cards or pile.kind in ("foundation", "stock"):
+            return
+        if index is not None and index != len(cards) - 1 and pile.kind == "tableau":
+            self.toast("Only the top card of a pile can go to a foundation.")
+            return
+        for move in position.legal_moves():
+            if move.source == pile and move.target.kind == "foundation":
+                self.play(move)
+                return
+        self.toast(f"The {card_symbol(cards[-1])} cannot go to a foundation yet.")
+
+    def cancel_drag(self) -> None:
+        drag = self.ui.drag
+        self.ui.press = None
+        if drag is not None:
+            self.ui.drag = None
+            self.emit(DragBack(drag.cards))
+
+    # ------------------------------------------------------------------ keyboard
+
+    def key(
+        self,
+        key: str,
+        *,
+        ctrl: bool = False,
+        shift: bool = False,
+        alt: bool = False,
+        repeat: bool = False,
+        in_dialog: bool = False,
+        typing: bool = False,
+        on_board: bool = False,
+        pile: PileRef | None = None,
+        index: int | None = None,
+    ) -> bool:
+        """A key press; returns True when it was handled (the page then prevents its default).
+        ``pile``/``index``: the focused card or pile when the focus is on the board."""
+        if ctrl and not in_dialog and not typing and not alt:
+            lower = key.lower()
+            if lower == "z" and not shift:
+                self.undo()
+                return True
+            if (lower == "z" and shift) or lower == "y":
+                self.redo()
+                return True
+        if key == "Escape" and not in_dialog and self.put_back():
+            return True
+        if in_dialog or typing or ctrl or alt:
+            return False
+        if key in ("h", "H") and not repeat:
+            self.advice.hint()
+            return True
+        if not on_board:
+            return False
+        self.ui.keyboard = True
+        if pile is None:
+            pile, index = self.default_focus()
+        if key in ("ArrowLeft", "ArrowRight"):
+            new = self.table.step(pile, 1 if key == "ArrowRight" else -1)
+            self.emit(Focus(new, self.top_index(new)))
+        elif key in ("ArrowUp", "ArrowDown"):
+            self.focus_vertical(pile, index, -1 if key == "ArrowUp" else 1)
+        elif key in ("Enter", " "):
+            self.activate(pile, index)
+            self.refocus(pile)
+        elif key in ("f", "F"):
+            self.to_foundation(pile, None)
+            self.refocus(pile)
+        else:
+            return False
+        return True
+
+    def default_focus(self) -> tuple[PileRef, int | None]:
+        return TABLEAU[0], self.top_index(TABLEAU[0])
+
+    def top_index(self, pile: PileRef) -> int | None:
+        cards = self.position.pile(pile)
+        return len(cards) - 1 if cards else None
+
+    def focus_vertical(self, pile: PileRef, index: int | None, step: int) -> None:
+        table = self.table
+        if pile.kind == "tableau":
+            position = self.position
+            cards = position.tableau[pile.index]
+            lowest = min(position.down[pile.index], max(len(cards) - 1, 0))
+            if step < 0:
+                if index is not None and index > lowest:
+                    self.emit(Focus(pile, index - 1))
+                    return
+                new = table.nearest(table.top, table.column(pile))
+                self.emit(Focus(new, self.top_index(new)))
+            elif index is not None and index < len(cards) - 1:
+                self.emit(Focus(pile, index + 1))
+        elif step > 0:
+            new = table.nearest(table.tableau, table.column(pile))
+            self.emit(Focus(new, self.top_index(new)))
+
+    def refocus(self, pile: PileRef) -> None:
+        """Keep the keyboard focus on the pile acted on (its cards may have moved)."""
+        selection = self.ui.selection
+        if selection is not None:
+            self.emit(Focus(selection.pile, selection.index))
+        else:
+            self.emit(Focus(pile, self.top_index(pile)))

@@ -1,0 +1,169 @@
+"""The page around the board, drawn from the controller's state: the status line and the
+toolbar's buttons, the Hint button, the stuck banner with its "Was it winnable?" answer, and
+the messages (toast, live region, notice).
+
+Each value is written only when it changed (``Writer.put``): a move does not rewrite (and
+restyle) what did not change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import js
+from js import document
+
+from ..game import Game
+from .state import UIState
+from .text import clock
+
+TOAST_MS = 2800
+
+_ELEMENTS: dict[str, Any] = {}
+
+
+def by_id(name: str) -> Any:
+    """The element with id ``name`` (index.html's elements are never replaced: the proxy is
+    kept, so a move's status update does not make a new one per element)."""
+    el = _ELEMENTS.get(name)
+    if el is None:
+        el = document.getElementById(name)
+        if el is not None:
+            _ELEMENTS[name] = el
+    return el
+
+
+class StatusView:
+    """The status line, the toolbar's enabled states, the Hint button and the stuck banner."""
+
+    def __init__(self, board_el: Any) -> None:
+        self.board_data = board_el.dataset
+        self.shown: dict[tuple[str, str], Any] = {}
+
+    def put(self, name: str, attr: str, value: Any, target: Any = None) -> None:
+        """Set ``attr`` of element ``name`` (or of ``target``) unless it already holds it."""
+        key = (name, attr)
+        if self.shown.get(key, self) != value:
+            setattr(by_id(name) if target is None else target, attr, value)
+            self.shown[key] = value
+
+    def render(self, game: Game, ui: UIState, short_name: str) -> None:
+        put = self.put
+        deal = "" if game.deal is None else str(game.deal)
+        data = self.board_data
+        put("board", "game", game.game_id, data)
+        put("board", "deal", deal, data)
+        put("board", "status", ui.status, data)
+        put("stuck", "hidden", ui.status != "stuck")
+        put("btn-finish", "hidden", ui.finish_moves is None)
+        put("btn-undo", "disabled", not game.can_undo)
+        put("btn-redo", "disabled", not game.can_redo)
+        put("st-game", "textContent", short_name)
+        put("st-deal", "textContent", deal or "–")
+        put("st-moves", "textContent", str(game.move_count))
+        put("st-time", "textContent", clock(game.elapsed))
+        self.render_hint(ui)
+        self.render_verdict(game, ui)
+
+    def render_hint(self, ui: UIState) -> None:
+        """``#btn-hint``: busy while thinking; ``data-hint`` (thinking, winning, heuristic,
+        lost, error or empty) and ``data-hint-move`` say the last answer (for tests)."""
+        hint = ui.hint
+        busy = hint.kind == "thinking"
+        move = "" if hint.move is None else str(hint.move)
+        if self.shown.get(("btn-hint", "state")) == (hint.kind, move):
+            return
+        self.shown[("btn-hint", "state")] = (hint.kind, move)
+        button = by_id("btn-hint")
+        button.classList.toggle("busy", busy)
+        button.setAttribute("aria-busy", "true" if busy else "false")
+        button.querySelector(".label").textContent = "Thinking…" if busy else "Hint"
+        button.title = "Thinking… (you can keep playing)" if busy else "Hint (H)"
+        button.dataset.hint = hint.kind
+        button.dataset.hintMove = move
+
+    def render_verdict(self, game: Game, ui: UIState) -> None:
+        verdict = ui.verdict
+        key = (verdict.state, verdict.text, verdict.step, verdict.last_winnable, game.move_count)
+        if self.shown.get(("stuck", "verdict")) == key:
+            return
+        self.shown[("stuck", "verdict")] = key
+        text_el = by_id("stuck-verdict")
+        banner = by_id("stuck")
+        ask = by_id("btn-was-winnable")
+        undo_to = by_id("btn-undo-to")
+        had_focus = bool(ask.matches(":focus"))
+        thinking = verdict.state == "thinking"
+        text_el.classList.toggle("busy", thinking)
+        banner.dataset.verdict = verdict.state
+        if not verdict.state:
+            text_el.hidden = True
+            text_el.textContent = ""
+            ask.hidden = False
+            ask.disabled = False
+            undo_to.hidden = True
+            return
+        text_el.hidden = False
+        if thinking:
+            text_el.textContent = "Thinking… (up to 10 seconds)"
+            ask.disabled = True
+            return
+        text_el.textContent = verdict.text
+        last = verdict.last_winnable
+        banner.dataset.lastWinnable = "" if last is None else str(last)
+        ask.hidden = True
+        if verdict.step is not None:
+            undo_to.textContent = f"Undo to before move {verdict.step + 1}"
+            undo_to.hidden = False
+            if had_focus:
+                undo_to.focus()
+        else:
+            undo_to.hidden = True
+            if had_focus:
+                banner.querySelector("[data-action=undo]").focus()
+
+    def clock(self, game: Game) -> None:
+        self.put("st-time", "textContent", clock(game.elapsed))
+
+
+class Messages:
+    """The toast over the table, the live region, and the notice bar."""
+
+    def __init__(self, hide_toast: Any) -> None:
+        self.p_hide = hide_toast  # a proxy of ``hide_toast``
+        self.toast_timer: Any = None
+        self.toast_info = False
+        self.flip = False
+
+    def announce(self, text: str) -> None:
+        # A trailing no-break space that alternates makes repeated messages be read again.
+        self.flip = not self.flip
+        by_id("live").textContent = text + ("\u00a0" if self.flip else "")
+
+    def toast(self, text: str, info: bool = False, ms: int = TOAST_MS) -> None:
+        """A warning (why a move is refused), or with ``info`` a neutral message (hints)."""
+        el = by_id("toast")
+        el.textContent = text
+        self.toast_info = info
+        el.classList.toggle("info", info)
+        el.classList.add("show")
+        self.announce(text)
+        if self.toast_timer is not None:
+            js.clearTimeout(self.toast_timer)
+        self.toast_timer = js.setTimeout(self.p_hide, ms)
+
+    def hide_info_toast(self) -> None:
+        if self.toast_info and self.toast_timer is not None:
+            js.clearTimeout(self.toast_timer)
+            self.hide_toast()
+
+    def hide_toast(self, *args: Any) -> None:
+        self.toast_timer = None
+        by_id("toast").classList.remove("show")
+
+    def notice(self, text: str) -> None:
+        by_id("notice-text").textContent = text
+        by_id("notice").hidden = False
+
+    def hide_notice(self) -> None:
+        by_id("notice").hidden = True

@@ -1,0 +1,123 @@
+"""Mouse, pen and finger on the board: DOM pointer events turned into controller intents.
+
+One set of listeners on the board (event delegation). A press becomes a drag once it has
+moved a few pixels (``controller.gestures.pointer_move``); during a drag the board holds the pointer
+capture, so the group keeps following a finger that leaves the board. Only the board's own
+``lostpointercapture`` cancels a drag: a card that had the capture (a touch press captures
+its target implicitly) loses it when the board takes it over, and that event bubbles up
+to the board's listener, where it must not be taken for a cancel.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+from ..piles import PileRef
+from .board import BoardView
+from .controller import Controller
+
+
+def locate(view: BoardView, target: Any) -> tuple[PileRef | None, int | None]:
+    """The pile (and card index) of a DOM node on the board."""
+    # (DOM lookups give JS null, which is falsy in Python but not None)
+    if not target or not hasattr(target, "closest"):
+        return None, None
+    pile_el = target.closest(".pile")
+    name = pile_el.getAttribute("data-pile") if pile_el else None
+    if not name:
+        return None, None
+    try:
+        pile = PileRef.parse(str(name))
+    except ValueError:
+        return None, None
+    card_el = target.closest(".card")
+    index = view.index_of(pile, card_el) if card_el else None
+    return pile, index
+
+
+class PointerInput:
+    def __init__(
+        self,
+        board_el: Any,
+        view: BoardView,
+        controller: Controller,
+        act: Callable[..., None],
+        flush: Callable[[], None],
+        draw_marks: Callable[[], None],
+        listen: Callable[[Any, str, Any], None],
+    ) -> None:
+        self.board_el = board_el
+        self.view = view
+        self.controller = controller
+        self.act = act  # runs a controller intent and shows its effects
+        self.flush = flush  # ends a running step animation
+        self.draw_marks = draw_marks  # the board's marks from the UI state
+        listen(board_el, "pointerdown", self.on_down)
+        listen(board_el, "pointermove", self.on_move)
+        listen(board_el, "pointerup", self.on_up)
+        listen(board_el, "pointercancel", self.on_cancel)
+        listen(board_el, "lostpointercapture", self.on_lost_capture)
+        listen(board_el, "dblclick", self.on_dblclick)
+        listen(board_el, "contextmenu", lambda ev: ev.preventDefault())
+
+    def on_down(self, ev: Any) -> None:
+        touch = ev.pointerType != "mouse"
+        if not touch and ev.button != 0:
+            return
+        if self.controller.ui.press is not None:
+            return
+        pile, index = locate(self.view, ev.target)
+        if pile is None:
+            self.flush()
+        self.act(
+            self.controller.gestures.pointer_down,
+            pile,
+            index,
+            float(ev.clientX),
+            float(ev.clientY),
+            int(ev.pointerId),
+            touch,
+        )
+
+    def on_move(self, ev: Any) -> None:
+        controller = self.controller
+        press = controller.ui.press
+        if press is None or ev.pointerId != press.pointer_id:
+            return
+        was_dragging = controller.ui.drag is not None
+        if not was_dragging:
+            self.flush()
+        offset = controller.gestures.pointer_move(
+            int(ev.pointerId), float(ev.clientX), float(ev.clientY)
+        )
+        drag = controller.ui.drag
+        if drag is None or offset is None:
+            return
+        if not was_dragging:
+            self.view.begin_drag(drag.cards)
+            with contextlib.suppress(Exception):
+                self.board_el.setPointerCapture(press.pointer_id)
+        self.view.drag_to(*offset)
+        self.draw_marks()  # the drop targets and the hovered pile
+
+    def on_up(self, ev: Any) -> None:
+        self.act(
+            self.controller.gestures.pointer_up,
+            int(ev.pointerId),
+            float(ev.clientX),
+            float(ev.clientY),
+        )
+
+    def on_cancel(self, ev: Any) -> None:
+        self.act(self.controller.gestures.pointer_cancel, int(ev.pointerId))
+
+    def on_lost_capture(self, ev: Any) -> None:
+        if ev.target != self.board_el:
+            return  # a card handing its implicit (touch) capture over to the board
+        self.on_cancel(ev)
+
+    def on_dblclick(self, ev: Any) -> None:
+        pile, index = locate(self.view, ev.target)
+        self.act(self.controller.gestures.double_click, pile, index)

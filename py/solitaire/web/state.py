@@ -1,0 +1,268 @@
+"""The page's UI state as plain data, and the effects the controller asks the page to show.
+
+Everything the page knows beyond the game itself (what is picked up, a press or drag in
+progress, the hint and the "Was it winnable?" answer being worked on, the last tap) lives
+in one :class:`UIState`. The controller (``controller.py``) changes it and appends
+:class:`Effect` values to its outbox; the DOM side (``app.py`` and the view modules)
+carries the effects out and draws the marks from the state. Nothing here imports ``js``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ..piles import PileRef
+from ..position import Move, Position
+
+Rect = tuple[float, float, float, float]  # left, top, right, bottom (CSS px)
+Status = Literal["playing", "stuck", "won"]
+HintKind = Literal["", "thinking", "winning", "heuristic", "lost", "error"]
+
+
+@dataclass
+class Selection:
+    """Cards picked up by a click or a tap: ``pile``'s cards from ``index`` up."""
+
+    pile: PileRef
+    index: int
+    cards: tuple[int, ...]
+    targets: frozenset[PileRef]
+
+
+@dataclass
+class Press:
+    """A pointer that went down on the board and has not come up yet."""
+
+    pile: PileRef
+    index: int | None
+    x: float
+    y: float
+    pointer_id: int
+    touch: bool
+
+
+@dataclass
+class Drag:
+    """A group of cards following the pointer."""
+
+    pile: PileRef
+    cards: tuple[int, ...]
+    targets: frozenset[PileRef]
+    rects: dict[PileRef, Rect]
+    lead: Rect  # the dragged group's first card, where it was when the drag started
+    hover: PileRef | None = None
+
+
+@dataclass
+class Tap:
+    """The last tap: a second one on the same card, soon, with no move between, is a
+    double-tap."""
+
+    time: float
+    pile: PileRef
+    index: int | None
+    moves: int  # the game's move count when it happened
+
+
+@dataclass
+class TapCycle:
+    """The last one-tap move: tapping ``card`` again soon moves it on to the next place."""
+
+    card: int
+    time: float
+    moves: int  # the game's move count after the tap's move
+    remaining: tuple[Move, ...]  # the next places, from the position before that move
+
+
+@dataclass
+class Hint:
+    """The Hint button's state and the move it shows (its cards and target are marked)."""
+
+    kind: HintKind = ""
+    asked: Position | None = None  # the solver is working on this position
+    move: Move | None = None  # the last answer's move (for data-hint-move)
+    cards: tuple[int, ...] = ()  # the hinted cards while they are shown
+    target: PileRef | None = None
+
+
+@dataclass
+class Verdict:
+    """The stuck banner's "Was it winnable?"."""
+
+    asked: Position | None = None
+    state: str = ""  # "", thinking, error, or the worker's from_start answer
+    text: str = ""
+    step: int | None = None  # "Undo to before move step+1" goes back to this move count
+    last_winnable: int | None = None
+
+
+@dataclass
+class UIState:
+    selection: Selection | None = None
+    press: Press | None = None
+    drag: Drag | None = None
+    last_tap: Tap | None = None
+    tap_cycle: TapCycle | None = None
+    last_touch: float = -1e9  # time of the last touch press (a touch double-tap is no dblclick)
+    keyboard: bool = False  # the last input was a key (focus rings shown)
+    status: Status = "playing"
+    hint: Hint = field(default_factory=Hint)
+    verdict: Verdict = field(default_factory=Verdict)
+    finish_moves: list[Move] | None = None  # auto-finish is possible: the moves
+    won_records: dict[str, bool] = field(default_factory=dict)
+    last_tick: float | None = None  # the clock runs from here (ms), None: stopped
+
+    def marks(self) -> tuple[tuple[int, ...], tuple[int, ...], frozenset[PileRef], PileRef | None]:
+        """What the board marks: selected cards, hinted cards, target piles, hovered pile."""
+        drag = self.drag
+        if drag is not None:
+            return (), (), drag.targets, drag.hover
+        selection = self.selection
+        if selection is not None:
+            return selection.cards, (), selection.targets, None
+        hint = self.hint
+        if hint.cards and hint.target is not None:
+            return (), hint.cards, frozenset({hint.target}), None
+        return (), (), frozenset(), None
+
+
+# ----------------------------------------------------------------------------- effects
+
+
+@dataclass(frozen=True)
+class Effect:
+    """Something the page must show or do that is not drawn from the state."""
+
+
+@dataclass(frozen=True)
+class NewBoard(Effect):
+    """Build the board for the game now shown (a new game or deal)."""
+
+
+@dataclass(frozen=True)
+class Show(Effect):
+    """Animate ``step`` (a move and the auto-moves it set off) from ``before``, move by move,
+    ``gap`` ms apart; ``dragged`` cards were following the pointer."""
+
+    before: Position
+    step: tuple[Move, ...]
+    gap: int
+    dragged: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Redraw(Effect):
+    """Show the current position at once (undo, restart)."""
+
+
+@dataclass(frozen=True)
+class DragBack(Effect):
+    """The dragged cards glide back to their pile."""
+
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Shake(Effect):
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Toast(Effect):
+    """A short message over the table: a refusal, or with ``info`` a neutral one."""
+
+    text: str
+    info: bool = False
+    ms: int = 2800
+
+
+@dataclass(frozen=True)
+class HideInfoToast(Effect):
+    """The position changed: an info toast about the old one goes."""
+
+
+@dataclass(frozen=True)
+class Announce(Effect):
+    """Say ``text`` to assistive technology (the live region)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Notice(Effect):
+    """A message that stays until dismissed."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Focus(Effect):
+    """Move the keyboard focus (the board's one tab stop) to a card or pile."""
+
+    pile: PileRef
+    index: int | None
+    move_focus: bool = True  # False: only make it the tab stop
+
+
+@dataclass(frozen=True)
+class SetAddress(Effect):
+    """Show ``#game/deal`` in the address bar (a new history entry with ``push``)."""
+
+    text: str
+    push: bool
+
+
+@dataclass(frozen=True)
+class CloseDialogs(Effect):
+    pass
+
+
+@dataclass(frozen=True)
+class SchedulePersist(Effect):
+    """Save the game after the current handler (a move does not wait for the write)."""
+
+
+@dataclass(frozen=True)
+class AskSolver(Effect):
+    """Ask the solver worker: ``what`` is "hint" (about ``position``) or "was_winnable"
+    (about the game, ``payload`` its JSON text). The answer comes back through the
+    controller's ``hint_answered`` / ``verdict_answered``."""
+
+    what: Literal["hint", "was_winnable"]
+    position: Position
+    payload: str
+
+
+@dataclass(frozen=True)
+class WarmSolver(Effect):
+    """Start the solver worker now (a stuck game: "Was it winnable?" is likely next)."""
+
+
+@dataclass(frozen=True)
+class LoadWinnable(Effect):
+    """Fetch the list of proved-winnable deals of ``game_id``, then ``then`` again:
+    "new" (a new deal) or "open" (open that game)."""
+
+    game_id: str
+    then: Literal["new", "open", "none"] = "none"
+
+
+@dataclass(frozen=True)
+class ShowWon(Effect):
+    """Open the win dialog (once the animation has ended)."""
+
+
+@dataclass(frozen=True)
+class AutoFinish(Effect):
+    """Play the auto-finish soon (once the animation has ended)."""
+
+
+@dataclass(frozen=True)
+class ShowHint(Effect):
+    """The hinted move is marked: clear it after a while."""
+
+
+@dataclass(frozen=True)
+class Title(Effect):
+    text: str

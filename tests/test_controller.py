@@ -1,0 +1,574 @@
+"""The page's controller under CPython: taps, clicks, drags, keys, hints and verdicts turned
+into engine moves, a new UI state and the effects the page shows. No browser: a
+``MemoryBackend`` store, a clock the tests move, and fake geometry (each pile a rectangle of
+a grid built from the game's layout)."""
+
+from __future__ import annotations
+
+import pytest
+
+from solitaire import Game, Move, Position
+from solitaire.piles import FOUNDATION, STOCK, TABLEAU, PileRef
+from solitaire.web import state as fx
+from solitaire.web.controller import Controller, valid_deal_text
+from solitaire.web.gestures import DOUBLE_TAP_MS, drop_target
+from solitaire.web.state import Drag, Rect
+from solitaire.web.store import MemoryBackend, Saved, Settings, Store
+
+W, H = 60.0, 84.0  # a card, in the fake geometry's px
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.ms = 10_000.0
+
+    def __call__(self) -> float:
+        return self.ms
+
+
+class Winnable:
+    def __init__(self, lists: dict[str, list[int] | None] | None = None) -> None:
+        self.lists = lists or {}
+
+    def known(self, game_id: str) -> bool:
+        return game_id in self.lists
+
+    def get(self, game_id: str) -> list[int] | None:
+        return self.lists.get(game_id)
+
+    def pick(self, deals: list[int], avoid: int | None = None) -> int:
+        return next(d for d in deals if d != avoid)
+
+
+class Grid:
+    """Piles on a grid: the top row at y 0, the tableau at y 120 (each pile 600 px tall)."""
+
+    def __init__(self, controller: Controller | None = None) -> None:
+        self.controller = controller
+
+    def pile_rects(self) -> dict[PileRef, Rect]:
+        assert self.controller is not None
+        table = self.controller.table
+        rects: dict[PileRef, Rect] = {}
+        for col, pile in enumerate(table.top_slots):
+            if pile is not None:
+                rects[pile] = (col * 70.0, 0.0, col * 70.0 + W, H)
+        for col, pile in enumerate(table.tableau):
+            rects[pile] = (col * 70.0, 120.0, col * 70.0 + W, 720.0)
+        return rects
+
+    def card_rect(self, card: int) -> Rect:
+        assert self.controller is not None
+        position = self.controller.position
+        for pile, (left, top, right, _) in self.pile_rects().items():
+            cards = position.pile(pile)
+            if card in cards:
+                y = top + 20 * cards.index(card)
+                return (left, y, right, y + H)
+        raise AssertionError("card not on the table")
+
+
+def make(
+    game_id: str = "russian",
+    deal: int = 1,
+    *,
+    automove: bool = False,
+    store: Store | None = None,
+    winnable: Winnable | None = None,
+) -> tuple[Controller, Clock]:
+    store = store or Store(MemoryBackend())
+    store.save_settings(Settings(automove=automove))
+    clock = Clock()
+    grid = Grid()
+    c = Controller(store, winnable or Winnable(), grid, clock, random_deal=lambda g: 77)
+    grid.controller = c
+    c.boot(f"#{game_id}/{deal}")
+    c.take_effects()
+    return c, clock
+
+
+def kinds(effects: list[fx.Effect]) -> list[str]:
+    return [type(e).__name__ for e in effects]
+
+
+def toasts(effects: list[fx.Effect]) -> list[str]:
+    return [e.text for e in effects if isinstance(e, fx.Toast)]
+
+
+def tap(c: Controller, pile: PileRef, index: int | None, clock: Clock, touch: bool = True) -> None:
+    """A tap (or a click) that comes up where it went down."""
+    c.gestures.pointer_down(pile, index, 100.0, 100.0, 1, touch)
+    clock.ms += 60
+    c.gestures.pointer_up(1, 100.0, 100.0)
+    clock.ms += 120
+
+
+def top(c: Controller, pile: PileRef) -> int:
+    return len(c.position.pile(pile)) - 1
+
+
+# ----------------------------------------------------------------------------- boot, address
+
+
+def test_boot_opens_the_address_and_reports_a_bad_one() -> None:
+    c, _ = make("double-rail", 5)
+    assert (c.game_id, c.game.deal) == ("double-rail", 5)
+    store = Store(MemoryBackend())
+    c2 = Controller(store, Winnable(), Grid(), Clock(), random_deal=lambda g: 77)
+    c2.boot("#klondike/3")
+    effects = c2.take_effects()
+    assert c2.game_id == "russian"
+    notices = [e.text for e in effects if isinstance(e, fx.Notice)]
+    assert notices
+    assert "names no game" in notices[0]
+    assert "Showing Russian Solitaire" in notices[0]
+    assert fx.NewBoard() in effects
+
+
+def test_address_change_opens_another_deal_and_repairs_a_broken_one() -> None:
+    c, _ = make("russian", 1)
+    c.address_changed("#russian/9")
+    assert c.game.deal == 9
+    assert fx.SetAddress("#russian/9", False) in c.take_effects()
+    c.address_changed("#russian/zero")
+    effects = c.take_effects()
+    assert c.game.deal == 9  # nothing lost
+    assert fx.SetAddress("#russian/9", False) in effects
+    assert any(isinstance(e, fx.Notice) and "no valid deal number" in e.text for e in effects)
+
+
+def test_choose_deal_validates_the_text() -> None:
+    c, _ = make()
+    assert c.choose_deal("12x") == "Enter a whole number from 1 to 2147483647."
+    assert c.game.deal == 1
+    assert c.choose_deal(" 42 ") is None
+    assert c.game.deal == 42
+    assert valid_deal_text("0") is None
+    assert valid_deal_text("2147483648") is None
+    assert valid_deal_text("²") is None
+
+
+def test_new_deal_with_winnable_only_waits_for_the_list_then_draws_from_it() -> None:
+    store = Store(MemoryBackend())
+    lists = Winnable()
+    c, _ = make(store=store, winnable=lists)
+    c.settings_changed(Settings(automove=False, winnable_only=True))
+    c.take_effects()
+    c.new_deal()
+    assert c.take_effects() == [fx.LoadWinnable("russian", "new")]
+    assert c.game.deal == 1
+    lists.lists["russian"] = [1, 5, 8]
+    c.new_deal()
+    assert c.game.deal == 5  # from the list, never the deal on the table
+
+
+def test_leaving_a_started_game_counts_it_as_abandoned() -> None:
+    c, _clock = make()
+    c.play(c.position.legal_moves()[0])
+    assert c.store.load_stats("russian").played == 1
+    c.new_deal()
+    stats = c.store.load_stats("russian")
+    assert (stats.played, stats.won, stats.streak) == (1, 0, 0)
+    assert c.game.deal == 77
+
+
+# ----------------------------------------------------------------------------- taps and clicks
+
+
+def test_tap_picks_up_then_tap_on_a_target_plays() -> None:
+    c, clock = make()
+    move = Move.parse("3:tableau-3>tableau-5")
+    source_index = len(c.position.pile(move.source)) - move.count
+    tap(c, move.source, source_index, clock)
+    selection = c.ui.selection
+    assert selection is not None
+    assert selection.cards == c.position.pile(move.source)[source_index:]
+    assert move.target in selection.targets
+    selected, _hinted, targets, _hover = c.ui.marks()
+    assert selected == selection.cards
+    assert targets == selection.targets
+    before = c.position
+    c.take_effects()
+    tap(c, move.target, top(c, move.target), clock)
+    effects = c.take_effects()
+    assert c.position == before.play(move)
+    assert c.ui.selection is None
+    assert any(isinstance(e, fx.Show) and e.step == (move,) for e in effects)
+    assert fx.SchedulePersist() in effects
+
+
+def test_illegal_target_says_why_and_changes_nothing() -> None:
+    c, clock = make()
+    tap(c, TABLEAU[0], 0, clock)  # the 10♥
+    before = c.position
+    c.take_effects()
+    tap(c, TABLEAU[1], top(c, TABLEAU[1]), clock)  # onto the 5♣
+    effects = c.take_effects()
+    assert c.position is before
+    assert toasts(effects) == [
+        "The 10♥ cannot go on the 5♣: build down by one rank in the same suit."
+    ]
+    assert any(isinstance(e, fx.Shake) for e in effects)
+
+
+def test_face_down_and_foundation_cards_say_why_they_cannot_move() -> None:
+    c, clock = make()
+    tap(c, TABLEAU[3], 0, clock)
+    assert toasts(c.take_effects()) == ["Face-down cards cannot be moved."]
+    assert c.ui.selection is None
+    c.play(Move.parse("tableau-4>foundation-0"))
+    c.take_effects()
+    tap(c, FOUNDATION[0], 0, clock)
+    assert toasts(c.take_effects()) == ["Cards never come back off a foundation."]
+
+
+def test_tap_on_the_stock_deals() -> None:
+    c, clock = make("double-rail", 3)
+    stock = len(c.position.stock)
+    tap(c, STOCK, None, clock)
+    assert len(c.position.stock) == stock - 1
+
+
+def test_double_tap_sends_a_card_to_its_foundation() -> None:
+    c, clock = make()
+    tap(c, TABLEAU[4], top(c, TABLEAU[4]), clock)  # picks up the A♦
+    tap(c, TABLEAU[4], top(c, TABLEAU[4]), clock)  # puts it back ... and double-tap
+    assert c.position.foundations[0] or any(c.position.foundations)
+    assert c.game.move_count == 1
+
+
+def test_taps_too_far_apart_are_not_a_double_tap() -> None:
+    c, clock = make()
+    tap(c, TABLEAU[4], top(c, TABLEAU[4]), clock)
+    clock.ms += DOUBLE_TAP_MS
+    tap(c, TABLEAU[4], top(c, TABLEAU[4]), clock)
+    assert c.game.move_count == 0
+
+
+def test_a_tap_that_moved_cards_starts_no_double_tap() -> None:
+    """Tap a group's card, tap its target (the move happens), tap the target's card again at
+    once: that picks the new group up; it is not a double-tap ("only the top card ...")."""
+    c, clock = make()
+    move = Move.parse("3:tableau-3>tableau-5")
+    start = len(c.position.pile(move.source)) - move.count
+    tap(c, move.source, start, clock)
+    target_top = top(c, move.target)
+    tap(c, move.target, target_top, clock)
+    assert c.game.move_count == 1
+    c.take_effects()
+    tap(c, move.target, target_top, clock)
+    effects = c.take_effects()
+    assert toasts(effects) == []
+    selection = c.ui.selection
+    assert selection is not None
+    assert selection.pile == move.target
+    assert selection.index == target_top
+    assert len(selection.cards) == 1 + move.count
+
+
+def test_dblclick_with_a_mouse_and_its_refusals() -> None:
+    c, _clock = make()
+    c.gestures.double_click(TABLEAU[4], top(c, TABLEAU[4]))
+    assert c.game.move_count == 1
+    c.take_effects()
+    c.gestures.double_click(TABLEAU[1], 1)
+    assert toasts(c.take_effects()) == ["Only the top card of a pile can go to a foundation."]
+    c.gestures.double_click(TABLEAU[0], 0)
+    assert toasts(c.take_effects()) == ["The 10♥ cannot go to a foundation yet."]
+
+
+# ----------------------------------------------------------------------------- drag and drop
+
+
+def drag(c: Controller, pile: PileRef, index: int, to: PileRef, touch: bool = False) -> None:
+    rects = Grid(c).pile_rects()
+    fx0, fy0 = rects[pile][0] + 10, rects[pile][1] + 10 + 20 * index
+    tx, ty = rects[to][0] + 10, rects[to][1] + 10 + 20 * max(0, len(c.position.pile(to)) - 1)
+    c.gestures.pointer_down(pile, index, fx0, fy0, 7, touch)
+    assert c.gestures.pointer_move(7, fx0 + 2, fy0 + 2) is None  # under the threshold
+    for k in range(1, 6):
+        c.gestures.pointer_move(7, fx0 + (tx - fx0) * k / 5, fy0 + (ty - fy0) * k / 5)
+    c.gestures.pointer_up(7, tx, ty)
+
+
+@pytest.mark.parametrize("touch", [False, True])
+def test_drag_a_group_onto_a_legal_pile(touch: bool) -> None:
+    c, _ = make()
+    move = Move.parse("3:tableau-3>tableau-5")
+    start = len(c.position.pile(move.source)) - move.count
+    cards = c.position.pile(move.source)[start:]
+    before = c.position
+    drag(c, move.source, start, move.target, touch)
+    effects = c.take_effects()
+    assert c.position == before.play(move)
+    shows = [e for e in effects if isinstance(e, fx.Show)]
+    assert shows
+    assert shows[0].dragged == cards
+    assert c.ui.drag is None
+    assert c.ui.press is None
+
+
+def test_drag_shows_targets_and_hover_while_moving() -> None:
+    c, _ = make()
+    move = Move.parse("3:tableau-3>tableau-5")
+    start = len(c.position.pile(move.source)) - move.count
+    rects = Grid(c).pile_rects()
+    x0, y0 = rects[move.source][0] + 5, rects[move.source][1] + 5
+    c.gestures.pointer_down(move.source, start, x0, y0, 3, False)
+    dx = rects[move.target][0] - rects[move.source][0]
+    assert c.gestures.pointer_move(3, x0 + dx, y0 + 300) == (dx, 300)
+    assert c.ui.drag is not None
+    _, _, targets, hover = c.ui.marks()
+    assert move.target in targets
+    assert hover == move.target
+
+
+def test_illegal_drop_glides_back_and_says_why() -> None:
+    c, _ = make()
+    before = c.position
+    drag(c, TABLEAU[0], 0, TABLEAU[1])
+    effects = c.take_effects()
+    assert c.position is before
+    assert any(isinstance(e, fx.DragBack) for e in effects)
+    assert toasts(effects) == [
+        "The 10♥ cannot go on the 5♣: build down by one rank in the same suit."
+    ]
+
+
+def test_cancelled_pointer_puts_the_group_back() -> None:
+    c, _ = make()
+    c.gestures.pointer_down(TABLEAU[0], 0, 10, 130, 9, True)
+    c.gestures.pointer_move(9, 10, 200)
+    assert c.ui.drag is not None
+    c.gestures.pointer_cancel(9)
+    assert c.ui.drag is None
+    assert c.ui.press is None
+    assert any(isinstance(e, fx.DragBack) for e in c.take_effects())
+
+
+def test_drop_target_prefers_the_legal_pile_and_ignores_its_own() -> None:
+    a, b, own = TABLEAU[1], TABLEAU[2], TABLEAU[0]
+    rects = {own: (0.0, 0.0, 60.0, 84.0), a: (70.0, 0.0, 130.0, 84.0), b: (140.0, 0.0, 200.0, 84.0)}
+    d = Drag(own, (1,), frozenset({b}), rects, (0.0, 0.0, 60.0, 84.0))
+    assert drop_target(d, 5, 0) is None  # still mostly over its own pile
+    assert drop_target(d, 100, 0) == b  # overlaps a most, but only b is legal
+    d = Drag(own, (1,), frozenset(), rects, (0.0, 0.0, 60.0, 84.0))
+    assert drop_target(d, 70, 0) == a
+    assert drop_target(d, 500, 0) is None
+
+
+# ----------------------------------------------------------------------------- keys
+
+
+def focus_effects(c: Controller) -> list[tuple[PileRef, int | None]]:
+    return [(e.pile, e.index) for e in c.take_effects() if isinstance(e, fx.Focus)]
+
+
+def test_arrows_move_the_focus_along_rows_and_up_and_down() -> None:
+    c, _ = make()
+    table = c.table
+    assert c.key("ArrowRight", on_board=True, pile=TABLEAU[0], index=0)
+    assert focus_effects(c) == [(TABLEAU[1], top(c, TABLEAU[1]))]
+    assert c.key("ArrowLeft", on_board=True, pile=TABLEAU[0], index=0)
+    assert focus_effects(c) == [(TABLEAU[6], top(c, TABLEAU[6]))]  # wraps around
+    # up a pile's face-up cards, then to the nearest pile of the top row
+    t5 = TABLEAU[5]
+    down = c.position.down[5]
+    assert c.key("ArrowUp", on_board=True, pile=t5, index=down + 1)
+    assert focus_effects(c) == [(t5, down)]
+    assert c.key("ArrowUp", on_board=True, pile=t5, index=down)
+    ((pile, _),) = focus_effects(c)
+    assert pile in table.top
+    assert pile == table.nearest(table.top, table.column(t5))
+    assert c.key("ArrowDown", on_board=True, pile=pile, index=None)
+    ((back, _),) = focus_effects(c)
+    assert back in table.tableau
+
+
+def test_enter_picks_up_and_plays_escape_puts_back() -> None:
+    c, _ = make()
+    move = Move.parse("3:tableau-3>tableau-5")
+    start = len(c.position.pile(move.source)) - move.count
+    assert c.key("Enter", on_board=True, pile=move.source, index=start)
+    assert c.ui.selection is not None
+    assert c.key("Escape", on_board=True, pile=move.source, index=start)
+    assert c.ui.selection is None
+    c.key(" ", on_board=True, pile=move.source, index=start)
+    c.key("Enter", on_board=True, pile=move.target, index=top(c, move.target))
+    assert c.game.move_count == 1
+    assert c.key("z", ctrl=True)  # undo, wherever the focus is
+    assert c.game.move_count == 0
+    assert c.key("Z", ctrl=True, shift=True)
+    assert c.game.move_count == 1
+    assert c.key("f", on_board=True, pile=TABLEAU[4], index=None)
+    assert c.game.move_count == 2  # the A♦ to its foundation
+
+
+def test_keys_in_dialogs_and_text_fields_are_left_alone() -> None:
+    c, _ = make()
+    assert not c.key("z", ctrl=True, in_dialog=True)
+    assert not c.key("h", typing=True)
+    assert not c.key("ArrowLeft", on_board=False)
+    assert not c.key("q", on_board=True, pile=TABLEAU[0], index=0)
+    assert c.game.move_count == 0
+    assert c.take_effects() == []
+
+
+# ----------------------------------------------------------------------------- undo, restart
+
+
+def test_undo_redo_restart_and_their_words() -> None:
+    c, _ = make()
+    c.undo()
+    assert fx.Announce("Nothing to undo.") in c.take_effects()
+    c.play(Move.parse("tableau-4>foundation-0"))
+    c.undo()
+    effects = c.take_effects()
+    assert fx.Redraw() in effects
+    assert fx.Announce("Undone. 0 moves.") in effects
+    c.redo()
+    assert c.game.move_count == 1
+    c.restart()
+    assert c.game.move_count == 0
+    assert fx.Announce("Restarted.") in c.take_effects()
+
+
+# ----------------------------------------------------------------------------- hints, verdicts
+
+
+def test_hint_asks_the_solver_and_marks_the_answer() -> None:
+    c, _ = make()
+    c.advice.hint()
+    (ask,) = [e for e in c.take_effects() if isinstance(e, fx.AskSolver)]
+    assert ask.what == "hint"
+    assert ask.position is c.position
+    assert c.ui.hint.kind == "thinking"
+    c.advice.hint()  # already thinking about this position
+    assert c.take_effects() == []
+    c.advice.hint_answered(ask.position, {"kind": "winning", "move": "tableau-4>foundation-0"})
+    assert c.ui.hint.kind == "winning"
+    _, hinted, targets, _ = c.ui.marks()
+    assert hinted == c.position.tableau[4][-1:]
+    assert targets == frozenset({FOUNDATION[0]})
+    text = toasts(c.take_effects())[0]
+    assert text.startswith("Hint: move the Ace of diamonds to foundation 1. It leads to a win.")
+    c.advice.clear_hint()
+    assert c.ui.marks()[1] == ()
+
+
+def test_a_hint_answer_about_an_old_position_is_dropped() -> None:
+    c, _ = make()
+    c.advice.hint()
+    (ask,) = [e for e in c.take_effects() if isinstance(e, fx.AskSolver)]
+    c.play(Move.parse("tableau-4>foundation-0"))
+    assert c.ui.hint.kind == ""
+    c.take_effects()
+    c.advice.hint_answered(ask.position, {"kind": "winning", "move": "tableau-4>foundation-0"})
+    assert c.take_effects() == []
+    assert c.ui.marks()[1] == ()
+
+
+def test_hint_errors_and_nonsense_answers() -> None:
+    c, _ = make()
+    c.advice.hint()
+    c.take_effects()
+    c.advice.hint_answered(c.position, {"error": "the solver could not start (boom)"})
+    assert c.ui.hint.kind == "error"
+    assert toasts(c.take_effects()) == ["No hint: the solver could not start (boom)."]
+    c.advice.hint()
+    c.take_effects()
+    c.advice.hint_answered(c.position, {"kind": "winning", "move": "nonsense"})
+    assert c.ui.hint.kind == ""
+
+
+def stuck_game() -> Game:
+    """Russian deal 1 played until no move is left (first legal move each time)."""
+    game = Game.new("russian", 1, automove=False)
+    while not game.position.is_stuck():
+        game.play(game.position.legal_moves()[0])
+    return game
+
+
+def test_stuck_game_warms_the_solver_and_the_verdict_offers_an_undo() -> None:
+    store = Store(MemoryBackend())
+    game = stuck_game()
+    store.save_game(Saved(game, counted=True))
+    c, _ = make(store=store, deal=1)
+    assert c.ui.status == "stuck"
+    c.undo()
+    c.redo()
+    effects = c.take_effects()
+    assert fx.WarmSolver() in effects
+    c.advice.ask_verdict()
+    (ask,) = [e for e in c.take_effects() if isinstance(e, fx.AskSolver)]
+    assert ask.what == "was_winnable"
+    assert c.ui.verdict.state == "thinking"
+    answer = {
+        "from_start": "winnable",
+        "last_winnable_step": 2,
+        "first_lost_step": 3,
+        "exact": True,
+    }
+    c.advice.verdict_answered(ask.position, answer)
+    verdict = c.ui.verdict
+    assert verdict.state == "winnable"
+    assert verdict.step == 2
+    assert verdict.text.startswith(
+        "This deal was winnable. You could still have won before move 3."
+    )
+    c.advice.undo_to_verdict()
+    assert c.game.move_count == 2
+    assert c.ui.status == "playing"
+
+
+def test_stuck_hint_says_lost_without_the_solver() -> None:
+    store = Store(MemoryBackend())
+    store.save_game(Saved(stuck_game(), counted=True))
+    c, _ = make(store=store)
+    c.advice.hint()
+    effects = c.take_effects()
+    assert not any(isinstance(e, fx.AskSolver) for e in effects)
+    assert c.ui.hint.kind == "lost"
+    assert toasts(effects)[0].startswith("No winning line from here")
+
+
+# ----------------------------------------------------------------------------- the clock, a win
+
+
+def test_the_clock_runs_from_the_first_move_and_pauses_when_hidden() -> None:
+    c, clock = make()
+    clock.ms += 5000
+    c.tick()
+    assert c.game.elapsed == 0
+    c.play(Move.parse("tableau-4>foundation-0"))
+    clock.ms += 3000
+    c.tick()
+    assert c.game.elapsed == pytest.approx(3.0)
+    c.hidden()
+    clock.ms += 60_000
+    c.shown_again()
+    clock.ms += 1000
+    c.tick()
+    assert c.game.elapsed == pytest.approx(4.0)
+
+
+def test_a_win_is_recorded_once_and_shows_the_dialog() -> None:
+    """A custom Russian start one move from the win: every card up but the K♠."""
+    ranks = "A23456789TJQK"
+    foundations = [[r + s for r in ranks] for s in "HDC"] + [[r + "S" for r in ranks[:-1]]]
+    piles = [{"down": [], "up": ["KS"]}] + [{"down": [], "up": []}] * 6
+    doc = {"format": 1, "game": "russian", "deal": 3, "tableau": piles, "foundations": foundations}
+    store = Store(MemoryBackend())
+    store.save_game(Saved(Game(Position.from_json(doc), automove=False)))
+    c, _ = make("russian", 3, store=store)
+    assert c.ui.finish_moves is not None
+    c.play(Move(TABLEAU[0], FOUNDATION[3]))
+    effects = c.take_effects()
+    assert c.position.is_won()
+    assert c.ui.status == "won"
+    assert fx.ShowWon() in effects
+    stats = c.store.load_stats("russian")
+    assert (stats.played, stats.won, stats.streak) == (1, 1, 1)
+    c.undo()
+    c.redo()
+    assert c.store.load_stats("russian").won == 1  # recorded once
