@@ -2,9 +2,9 @@
 lists of proved-winnable deals. See docs/ui.md ("Hint, winnable deals, was it winnable?").
 
 The worker (``py/solitaire/web/solver_worker.py``) boots its own Pyodide, which costs a few
-seconds of CPU and some tens of MB: it is started only when the player first asks for a hint or a game
-gets stuck (never during page start), by adding the same ``<script type="py" worker
-name="solver">`` element that docs/solver.md describes, and awaiting ``pyscript.workers``.
+seconds of CPU and some tens of MB: it is started only when the player first asks for a hint
+or a game gets stuck (never during page start), by adding the same ``<script type="py"
+worker name="solver">`` element that docs/solver.md describes, and awaiting ``pyscript.workers``.
 
 Every call is ``await worker.fn(...)``: asynchronous from the main thread, answered by a
 message from the worker, so no ``SharedArrayBuffer``/``Atomics`` (cross-origin isolation) is
