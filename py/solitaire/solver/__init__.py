@@ -27,7 +27,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..position import Position
-from ..rules import GAMES
 from . import core
 from .core import (
     UNKNOWN,
@@ -88,7 +87,8 @@ def solve(
 def solve_deal(
     game: str, deal: int, budget: float | None = 10.0, max_nodes: int | None = None
 ) -> Result:
-    return solve(Position.deal_of(GAMES[game], deal), budget, max_nodes)
+    """:func:`solve` on deal ``deal`` of the game ``game`` (a game id such as "russian")."""
+    return solve(Position.deal_of(game, deal), budget, max_nodes)
 
 
 def _version() -> str:
