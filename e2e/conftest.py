@@ -14,6 +14,8 @@ Fixtures (helpers such as ``open_game`` are in harness.py; see docs/build.md):
   got an HTTP error, or any console error or uncaught page error happened;
   ``watch.allow_console(regex)`` excuses an expected one. A failed test leaves a screenshot in
   test-results/.
+- ``phone``, ``phone_page``: the same as a phone held upright (390x844, touch, mobile,
+  device scale factor 2); fingers through CDP ``Input.dispatchTouchEvent`` (ui_helpers).
 - ``shared_page`` / ``shared_watch``: one page per test module (Python boots once), checked
   like ``page`` after each test.
 - ``offline_site``: a stoppable server of its own and a context where service workers are
@@ -133,6 +135,37 @@ def context(browser: Browser, site_server: SiteServer, watch: Watch) -> Iterator
     guard(ctx, watch)
     yield ctx
     ctx.close()
+
+
+#: The first screen: a phone held upright (touch, mobile viewport, 2x pixels).
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def phone(browser: Browser, site_server: SiteServer, watch: Watch) -> Iterator[BrowserContext]:
+    """Like ``context``, as a phone: 390x844, touch, ``is_mobile``, device scale factor 2."""
+    ctx = browser.new_context(
+        base_url=site_server.url,
+        service_workers="block",
+        viewport=PHONE,  # type: ignore[arg-type]
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=2,
+    )
+    watch.origins.add(origin(site_server.url))
+    guard(ctx, watch)
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def phone_page(
+    request: pytest.FixtureRequest, phone: BrowserContext, watch: Watch
+) -> Iterator[Page]:
+    """A page in a fresh guarded phone context, checked at teardown like ``page``."""
+    pg = phone.new_page()
+    yield pg
+    _finish(request, pg, watch)
 
 
 def _finish(request: pytest.FixtureRequest, page: Page, watch: Watch) -> None:

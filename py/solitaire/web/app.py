@@ -120,9 +120,7 @@ class App:
         for effect in self.controller.take_effects():
             self.carry_out(effect)
         self.draw_marks()
-        self.status.render(
-            self.controller.game, self.controller.ui, self.controller.position.rules.short_name
-        )
+        self.status.render(self.controller.game, self.controller.ui)
 
     def draw_marks(self) -> None:
         self.view.set_marks(*self.controller.ui.marks())

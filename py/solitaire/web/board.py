@@ -38,15 +38,6 @@ from .layout import Layout, layout
 from .text import card_face_html, pile_label
 
 MOVE_MS = 230
-#: The card size is planned for each game's ``GameRules.card_plan`` (pile sizes, face down
-#: and face up); a longer pile shrinks the cards so that every face-up card's index stays
-#: readable. Hysteresis of that plan while a deal is played: it grows at once when a pile needs it
-#: (smaller cards), but goes back to bigger cards only when the tallest pile is at least this
-#: many cards below it. A new deal or a reload (``setup``) and a window resize plan afresh for
-#: the table as it is; a restart gets back to the deal's plan by the rule itself (``_fit``).
-#: Each plan change restyles and lays out every card on the table (docs/performance.md,
-#: "Stable card size").
-PLAN_SHRINK = 3
 FLIP_MS = 180
 #: A FLIP whose frame came later than this (a hidden tab runs no frames) is dropped.
 FLIP_STALE_MS = 500
@@ -103,10 +94,6 @@ class BoardView:
         self.hover: PileRef | None = None
         self.uncovered: int | None = None  # the card under a dragged group (web/style.css)
         self.animate_enabled = True
-        self.plan = (6, 12)  # the game's card_plan: the least pile size the cards are planned for
-        self.shown_plan: tuple[int, int] | None = None
-        # the board has the class "resizing" (no card transitions) until the next frame
-        self.resizing = False
         # FLIP animations: keyframes and options made once, at the first animation (not at
         # start: four conversions, ~1-4 ms) and reused (animate() copies them); only the first
         # keyframe's transform changes from card to card
@@ -118,8 +105,6 @@ class BoardView:
         self.frame_request: Any = None
         self.frame_asked = 0.0  # performance.now() when frame_request was made
         self._p_frame = create_proxy(self._on_frame)
-        self._p_resize = create_proxy(self._on_resize)
-        js.window.addEventListener("resize", self._p_resize)
 
     # ------------------------------------------------------------------ building
 
@@ -157,12 +142,14 @@ class BoardView:
             for pile in table.top_slots
         )
         tableau_html = "".join(piles[pile] for pile in table.tableau)
-        self.plan = rules.card_plan
-        self.shown_plan = None
+        # The card size depends on the screen and the game only (web/style.css): the pile
+        # sizes it is planned for, and the rows of the side columns of a landscape phone.
         style = self.el_style
         style.setProperty("--cols", str(table.cols))
         style.setProperty("--tcols", str(len(table.tableau)))
-        self._fit()
+        style.setProperty("--pd", str(rules.card_plan[0]))
+        style.setProperty("--pu", str(rules.card_plan[1]))
+        style.setProperty("--siderows", str((len(table.top) + 1) // 2))
         self.el.dataset.game = rules.id
         self.el.innerHTML = (
             f'<div class="row top">{top_html}</div><div class="row tableau">{tableau_html}</div>'
@@ -249,6 +236,7 @@ class BoardView:
             for c in dragged:
                 self.card_cls[c].remove("dragging")
             self._set_uncovered(None)
+            self.el_cls.remove("has-drag")
         flipped: list[int] = []
         for name, cards, down in changes:
             old = self.shown[name]
@@ -279,9 +267,8 @@ class BoardView:
                 pile_el.dataset.count = str(len(cards))
             self.shown[name] = cards
             self.shown_down[name] = down
-        self._fit()
         self.flip_turned += flipped
-        if first or self.flip_turned or self.resizing:
+        if first or self.flip_turned:
             self._ask_frame()
         return moved
 
@@ -290,30 +277,14 @@ class BoardView:
             self.frame_asked = float(js.performance.now())
             self.frame_request = js.requestAnimationFrame(self._p_frame)
 
-    def _on_resize(self, *args: Any) -> None:
-        """A new window size: plan the cards for the table as it is (no hysteresis)."""
-        if self.rules is None:
-            return
-        self._fit(reset=True)
-        if self.resizing:
-            self._ask_frame()
-
     def _on_frame(self, *args: Any) -> None:
-        """FLIP's Last, Invert, Play for the cards moved since the last frame; the end of a
-        card-size change (``_fit``)."""
+        """FLIP's Last, Invert, Play for the cards moved since the last frame."""
         self.frame_request = None
         first, turned = self.flip_first, self.flip_turned
         self.flip_first, self.flip_turned = {}, []
         if args and float(args[0]) - self.frame_asked > FLIP_STALE_MS:
             first, turned = {}, []  # the page was hidden: the cards are where they belong
         self._flip(first, turned)
-        if self.resizing:
-            # The new sizes must be computed while transitions are still off: the "last"
-            # reads above did it, else one read here (the frame lays the board out anyway).
-            if not first:
-                _ = self.el.offsetWidth
-            self.el_cls.remove("resizing")
-            self.resizing = False
 
     def _flip(self, first: dict[int, tuple[float, float]], turned: list[int]) -> None:
         if not first and not turned:
@@ -350,48 +321,6 @@ class BoardView:
             _obj([{"transform": "scaleX(0.05)"}, {"transform": "scaleX(1)"}]),
             _obj({"duration": FLIP_MS, "easing": "ease-out"}),
         )
-
-    def _fit(self, reset: bool = False) -> None:
-        """Tell CSS the tallest pile to plan the card size for (only when the plan changes).
-
-        The plan is ``card_plan`` or the tallest pile (face-down and face-up counts apart),
-        whichever is bigger, so every face-up card of every pile shows its index (web/style.css: the
-        cards fit a pile of ``--pd`` face-down and ``--pu`` face-up cards with a quarter card
-        per face-up card; a shorter pile gets a wider fan, never a tighter one). While a deal
-        is played it has hysteresis (``PLAN_SHRINK``): a count grows at once but shrinks only
-        once the tallest pile is ``PLAN_SHRINK`` cards below it, so a group moved back and
-        forth does not change the size of every card on the table each time. Without
-        ``reset`` it starts from the plan shown; ``setup`` (a new deal, a reload) and a window
-        resize start afresh. A restart needs nothing more: every game deals its piles at
-        least ``PLAN_SHRINK`` cards below its ``card_plan``, so the plan goes back to it.
-        """
-        base_d, base_u = self.plan
-        nd = nu = 0
-        shown, shown_down = self.shown, self.shown_down
-        for name in self.table.tableau if self.table is not None else ():
-            d = shown_down[name]
-            nd = max(nd, d)
-            nu = max(nu, len(shown[name]) - d)
-        old = None if reset else self.shown_plan
-        if old is None:
-            pd, pu = max(base_d, nd), max(base_u, nu)
-        else:
-            pd, pu = old
-            if nd > pd or nd <= pd - PLAN_SHRINK:
-                pd = max(base_d, nd)
-            if nu > pu or nu <= pu - PLAN_SHRINK:
-                pu = max(base_u, nu)
-        if (pd, pu) != self.shown_plan:
-            if self.shown_plan is not None and not self.resizing:
-                # every card on the table may change size: no transitions until the next
-                # frame (web/style.css, .board.resizing), else each card's top (and the inset
-                # ring of each face-down card) starts one, ~10 ms of the move's style pass in
-                # Russian, whose tall piles change the planned size often
-                self.el_cls.add("resizing")
-                self.resizing = True
-            self.shown_plan = (pd, pu)
-            self.el_style.setProperty("--pd", str(pd))
-            self.el_style.setProperty("--pu", str(pu))
 
     def _set_face(self, card: int, up: bool) -> None:
         el = self.card_els[card]
@@ -492,6 +421,7 @@ class BoardView:
     # ------------------------------------------------------------------ dragging
 
     def begin_drag(self, cards: tuple[int, ...]) -> None:
+        self.el_cls.add("has-drag")
         self.el_style.setProperty("--dx", "0px")
         self.el_style.setProperty("--dy", "0px")
         for c in cards:
@@ -522,6 +452,7 @@ class BoardView:
 
     def end_drag(self, cards: tuple[int, ...], back: bool) -> None:
         """Stop following the pointer; with ``back``, glide home (CSS transition)."""
+        self.el_cls.remove("has-drag")
         for c in cards:
             cl = self.card_cls[c]
             if back:

@@ -47,7 +47,7 @@ class StatusView:
             setattr(by_id(name) if target is None else target, attr, value)
             self.shown[key] = value
 
-    def render(self, game: Game, ui: UIState, short_name: str) -> None:
+    def render(self, game: Game, ui: UIState) -> None:
         put = self.put
         deal = "" if game.deal is None else str(game.deal)
         data = self.board_data
@@ -58,7 +58,9 @@ class StatusView:
         put("btn-finish", "hidden", ui.finish_moves is None)
         put("btn-undo", "disabled", not game.can_undo)
         put("btn-redo", "disabled", not game.can_redo)
-        put("st-game", "textContent", short_name)
+        rules = game.position.rules
+        put("st-game", "textContent", rules.short_name)
+        put("st-game-full", "textContent", rules.name)
         put("st-deal", "textContent", deal or "–")
         put("st-moves", "textContent", str(game.move_count))
         put("st-time", "textContent", clock(game.elapsed))

@@ -1,0 +1,323 @@
+"""The page on a phone, played with fingers: real touch events (CDP ``Input.dispatchTouchEvent``)
+in a 390x844 mobile, touch-enabled context, for every game. Finger drags of a card and of a
+group, an illegal finger drop, one-tap moves (and a second tap for the next place), a
+double-tap to a foundation, and the double-tap that must not be one; the layout: every face-up
+card shows at least 36 px at the deal, nothing scrolls, and the card size never changes while
+a deal is played, on the phone and on a desktop screen."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from harness import open_game, wait_ready
+from playwright.sync_api import CDPSession, Page, expect
+from ui_helpers import (
+    KEY_SETTINGS,
+    card,
+    dom_piles,
+    game_key,
+    pile_el,
+    saved_doc,
+    seed_storage,
+    wait_still,
+    wait_table,
+)
+
+from solitaire import GAMES, Game, Move, Position
+from solitaire.piles import TABLEAU
+from solitaire.web.tap_moves import tap_moves
+
+GAME_IDS = list(GAMES)
+
+
+# ----------------------------------------------------------------------------- fingers
+
+
+def finger(page: Page) -> CDPSession:
+    return page.context.new_cdp_session(page)
+
+
+def touch(cdp: CDPSession, kind: str, x: float, y: float) -> None:
+    points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1}]
+    cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+
+def strip_point(page: Page, pile: Any, index: int) -> tuple[float, float]:
+    """A point on the visible strip at the top of a card."""
+    box = card(page, pile, index).bounding_box()
+    assert box is not None
+    return box["x"] + box["width"] / 2, box["y"] + min(12.0, box["height"] / 4)
+
+
+def pile_point(page: Page, pile: Any) -> tuple[float, float]:
+    """The middle of a pile's top card (or of the empty slot)."""
+    cards = page.locator(f'#board [data-pile="{pile}"] .card')
+    n = cards.count()
+    box = (cards.nth(n - 1) if n else pile_el(page, pile)).bounding_box()
+    assert box is not None
+    return box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 40)
+
+
+def finger_drag(page: Page, source: Any, index: int, target: Any, steps: int = 10) -> None:
+    cdp = finger(page)
+    x0, y0 = strip_point(page, source, index)
+    x1, y1 = pile_point(page, target)
+    touch(cdp, "touchStart", x0, y0)
+    for k in range(1, steps + 1):
+        touch(cdp, "touchMove", x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps)
+        if k == steps // 2:
+            # the group follows the finger
+            assert page.locator("#board .card.dragging").count() >= 1
+    touch(cdp, "touchEnd", x1, y1)
+    cdp.detach()
+
+
+def tap(page: Page, pile: Any, index: int) -> None:
+    x, y = strip_point(page, pile, index)
+    page.touchscreen.tap(x, y)
+
+
+# ----------------------------------------------------------------------------- positions
+
+
+def game_with_moves(game_id: str, want: Any, seed: int = 1) -> Game:
+    """A game of ``game_id`` played by a seeded random player (no auto-moves) until its
+    position has a move for which ``want(position, move)`` is true."""
+    rng = random.Random(seed)
+    for deal in range(1, 200):
+        game = Game.new(game_id, deal, automove=False)
+        for _ in range(150):
+            position = game.position
+            if any(want(position, m) for m in position.legal_moves()):
+                return game
+            moves = position.legal_moves()
+            if not moves:
+                break
+            game.play(rng.choice(moves))
+    raise AssertionError(f"no {game_id} game found with such a move")
+
+
+def onto_pile(position: Position, move: Move, group: bool) -> bool:
+    return (
+        move.source.kind == "tableau"
+        and move.target.kind == "tableau"
+        and bool(position.pile(move.target))
+        and (move.count >= 2) == group
+    )
+
+
+NO_AUTOMOVE = {"automove": False, "fourColor": False, "theme": "system", "winnableOnly": False}
+TAP_TO_SELECT = NO_AUTOMOVE | {"tapMove": False}
+
+
+def open_saved(page: Page, game: Game, settings: dict[str, Any] | None = None) -> None:
+    """Open ``game`` from a save; auto-moves off (as in the engine's copy) unless ``settings``
+    say otherwise."""
+    items = {
+        game_key(game.game_id): saved_doc(game),
+        KEY_SETTINGS: json.dumps(settings or NO_AUTOMOVE),
+    }
+    seed_storage(page, items)
+    open_game(page, game.game_id, game.deal or 1)
+    wait_table(page, game.position)
+
+
+# ----------------------------------------------------------------------------- drags
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_finger_drags_a_card_and_a_group(phone_page: Page, game_id: str) -> None:
+    page = phone_page
+    game = game_with_moves(game_id, lambda p, m: onto_pile(p, m, group=True))
+    open_saved(page, game)
+    assert page.evaluate("matchMedia('(pointer: coarse)').matches")
+    move = next(m for m in game.position.legal_moves() if onto_pile(game.position, m, True))
+    start = len(game.position.pile(move.source)) - move.count
+    finger_drag(page, move.source, start, move.target)
+    game.play(move)
+    wait_table(page, game.position)
+    single = [m for m in game.position.legal_moves() if onto_pile(game.position, m, False)]
+    if single:
+        move = single[0]
+        finger_drag(page, move.source, len(game.position.pile(move.source)) - 1, move.target)
+        game.play(move)
+        wait_table(page, game.position)
+    assert page.locator("#st-moves").inner_text() == str(game.move_count)
+    assert page.locator("#board .dragging, #board.has-drag").count() == 0
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_illegal_finger_drop_glides_back_and_says_why(phone_page: Page, game_id: str) -> None:
+    page = phone_page
+    game = Game.new(game_id, 3, automove=False)
+    open_saved(page, game)
+    position = game.position
+    source = TABLEAU[0]
+    target = next(
+        TABLEAU[i]
+        for i in range(1, len(position.tableau))
+        if position.pile(TABLEAU[i]) and position.why_illegal(Move(source, TABLEAU[i])) is not None
+    )
+    before = dom_piles(page)
+    finger_drag(page, source, len(position.pile(source)) - 1, target)
+    expect(page.locator("#toast")).to_have_text(str(position.why_illegal(Move(source, target))))
+    page.wait_for_timeout(400)
+    assert dom_piles(page) == before
+    assert page.locator("#st-moves").inner_text() == "0"
+
+
+# ----------------------------------------------------------------------------- taps
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_one_tap_moves_and_a_second_tap_tries_the_next_place(
+    phone_page: Page, game_id: str
+) -> None:
+    page = phone_page
+
+    def two_places(position: Position, move: Move) -> bool:
+        if move.source.kind != "tableau":
+            return False
+        start = len(position.pile(move.source)) - move.count
+        return len(tap_moves(position, move.source, start)) >= 2
+
+    game = game_with_moves(game_id, two_places)
+    open_saved(page, game)  # "Tap a card to move it" is on by default on a touch screen
+    position = game.position
+    move = next(m for m in position.legal_moves() if two_places(position, m))
+    start = len(position.pile(move.source)) - move.count
+    first, second = tap_moves(position, move.source, start)[:2]
+    lead = position.pile(move.source)[start]
+    tap(page, move.source, start)
+    game.play(first)
+    wait_table(page, game.position)
+    # the same card, tapped again: on to the next place, as one move
+    index = game.position.pile(first.target).index(lead)
+    tap(page, first.target, index)
+    game.undo()
+    game.play(second)
+    wait_table(page, game.position)
+    assert page.locator("#st-moves").inner_text() == str(game.move_count)  # one move, not two
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_double_tap_sends_a_card_to_its_foundation(phone_page: Page, game_id: str) -> None:
+    page = phone_page
+
+    def to_foundation(position: Position, move: Move) -> bool:
+        return move.source.kind == "tableau" and move.target.kind == "foundation"
+
+    game = game_with_moves(game_id, to_foundation)
+    open_saved(page, game, TAP_TO_SELECT)
+    move = next(m for m in game.position.legal_moves() if to_foundation(game.position, m))
+    top = len(game.position.pile(move.source)) - 1
+    x, y = strip_point(page, move.source, top)
+    page.touchscreen.tap(x, y)
+    page.wait_for_timeout(120)
+    page.touchscreen.tap(x, y)
+    game.play(move)
+    wait_table(page, game.position)
+
+
+def test_a_tap_that_moved_cards_starts_no_double_tap(phone_page: Page) -> None:
+    """Tap a group's card, tap its target (the move happens), tap the target card again at
+    once: that picks up the new group; it is not a double-tap."""
+    page = phone_page
+    game = game_with_moves("russian", lambda p, m: onto_pile(p, m, group=True))
+    open_saved(page, game, TAP_TO_SELECT)
+    position = game.position
+    move = next(m for m in position.legal_moves() if onto_pile(position, m, True))
+    start = len(position.pile(move.source)) - move.count
+    target_top = len(position.pile(move.target)) - 1
+    tap(page, move.source, start)
+    assert page.locator("#board .card.selected").count() == move.count
+    x, y = strip_point(page, move.target, target_top)
+    page.touchscreen.tap(x, y)
+    page.wait_for_timeout(100)
+    page.touchscreen.tap(x, y)
+    game.play(move)
+    wait_table(page, game.position)
+    assert page.locator("#board .card.selected").count() == move.count + 1
+    expect(page.locator("#toast")).not_to_have_class("toast show")
+
+
+# ----------------------------------------------------------------------------- layout
+
+
+LEAST_STRIP = """() => {
+  let least = Infinity;
+  for (const pile of document.querySelectorAll('#board .tableau .pile')) {
+    const cards = [...pile.querySelectorAll('.card')];
+    cards.forEach((c, i) => {
+      if (c.dataset.face === 'down') return;
+      const r = c.getBoundingClientRect();
+      const next = cards[i + 1];
+      least = Math.min(least, next ? next.getBoundingClientRect().top - r.top : r.height);
+    });
+  }
+  const doc = document.scrollingElement;
+  return [least, doc.scrollHeight > doc.clientHeight || doc.scrollWidth > doc.clientWidth];
+}"""
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_every_face_up_card_shows_36_px_at_the_deal(phone_page: Page, game_id: str) -> None:
+    open_game(phone_page, game_id, 5)
+    wait_still(phone_page)
+    least, scrolls = phone_page.evaluate(LEAST_STRIP)
+    assert least >= 36 - 0.5
+    assert not scrolls
+
+
+def card_width(page: Page) -> float:
+    box = page.locator("#board .card").first.bounding_box()
+    assert box is not None
+    return round(box["width"], 2)
+
+
+def redo_through(page: Page, game_id: str) -> list[float]:
+    """50 random moves of a game, saved and undone, then redone one by one with Ctrl+Y
+    (each is a real step on the board): the card width after each."""
+    rng = random.Random(game_id)
+    game = Game.new(game_id, 11, automove=True)
+    for _ in range(50):
+        moves = game.position.legal_moves()
+        if not moves:
+            break
+        game.play(rng.choice(moves))
+    played = game.move_count
+    while game.undo() is not None:
+        pass
+    seed_storage(page, {game_key(game_id): saved_doc(game)})
+    open_game(page, game_id, 11)
+    widths = [card_width(page)]
+    for _ in range(played):
+        page.keyboard.press("Control+y")
+        widths.append(card_width(page))
+    wait_still(page)
+    assert page.locator("#st-moves").inner_text() == str(played)
+    return widths
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_card_size_holds_through_50_moves_on_a_phone(phone_page: Page, game_id: str) -> None:
+    widths = redo_through(phone_page, game_id)
+    assert len(set(widths)) == 1, widths
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_card_size_holds_through_50_moves_on_a_desktop(page: Page, game_id: str) -> None:
+    page.set_viewport_size({"width": 1440, "height": 900})
+    widths = redo_through(page, game_id)
+    assert len(set(widths)) == 1, widths
+
+
+def test_reload_keeps_the_phone_layout(phone_page: Page) -> None:
+    open_game(phone_page, "double-russian", 2)
+    width = card_width(phone_page)
+    phone_page.reload(wait_until="domcontentloaded")
+    wait_ready(phone_page)
+    assert card_width(phone_page) == width
