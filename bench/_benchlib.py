@@ -53,6 +53,7 @@ from solitaire.cards import card_name, long_name  # noqa: E402
 from solitaire.game import Game  # noqa: E402
 from solitaire.piles import STOCK, PileRef  # noqa: E402
 from solitaire.position import Position  # noqa: E402
+from solitaire.web.layout import layout  # noqa: E402
 from solitaire.web.text import card_face_html  # noqa: E402
 
 BOOT_TIMEOUT_MS = 180_000
@@ -304,39 +305,19 @@ def measure_boot(
 
 # ----------------------------------------------------------------------------- moves
 
-#: Per game, pile sizes (face down, face up) the board plans its card size for
-#: (GameRules.card_plan).
-PLAN = {
-    "russian": (6, 12),
-    "double-russian": (9, 14),
-    "double-rail": (0, 14),
-    "double-freecell": (0, 16),
-}
-
 
 def layout_of(position: Position) -> dict[str, Any]:
     """What bench/pages/js_board.html needs to draw ``position`` as the real board does
-    (the grid of py/solitaire/web/board.py's ``layout``; card faces from solitaire.web.text)."""
+    (the grid of solitaire.web.layout; card faces from solitaire.web.text)."""
     rules = position.rules
-    top: list[str | None] = []
-    if rules.stock:
-        top += ["stock", "waste"]
-    top += [f"cell-{i}" for i in range(rules.cells)]
-    foundations: list[str | None] = [f"foundation-{i}" for i in range(rules.foundations)]
-    cols = max(len(rules.tableau), len(top) + len(foundations))
-    top += [None] * (cols - len(top) - len(foundations)) + foundations
-    order = [n for n in top if n is not None] + [f"tableau-{i}" for i in range(len(rules.tableau))]
-    piles = {}
-    for name in order:
-        ref = PileRef.parse(name)
-        cards = list(position.pile(ref))
-        if ref.kind == "tableau":
-            down = position.down[ref.index]
-        elif ref == STOCK:
-            down = len(cards)
-        else:
-            down = 0
-        piles[name] = {"cards": cards, "down": down}
+    table = layout(rules)
+    top = [None if ref is None else str(ref) for ref in table.top_slots]
+    order = [str(ref) for ref in table.order]
+    cols = table.cols
+    piles = {
+        str(ref): {"cards": list(position.pile(ref)), "down": position.face_down(ref)}
+        for ref in table.order
+    }
     return {
         "game": rules.id,
         "deal": position.deal,
@@ -345,7 +326,7 @@ def layout_of(position: Position) -> dict[str, Any]:
         "top": top,
         "order": order,
         "piles": piles,
-        "plan": list(PLAN.get(rules.id, (6, 12))),
+        "plan": list(rules.card_plan),
         "rules": {
             "build": rules.build,
             "group": rules.group,

@@ -80,6 +80,14 @@ def tap(page: Page, pile: Any, index: int) -> None:
     page.touchscreen.tap(x, y)
 
 
+def double_tap(page: Page, pile: Any, index: int) -> None:
+    """Two taps on one card, 100 ms apart."""
+    x, y = strip_point(page, pile, index)
+    page.touchscreen.tap(x, y)
+    page.wait_for_timeout(100)
+    page.touchscreen.tap(x, y)
+
+
 # ----------------------------------------------------------------------------- positions
 
 
@@ -152,6 +160,10 @@ def test_finger_drags_a_card_and_a_group(phone_page: Page, game_id: str) -> None
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_illegal_finger_drop_glides_back_and_says_why(phone_page: Page, game_id: str) -> None:
     page = phone_page
+    # record the page's vibrations (on by default on a touch screen)
+    page.add_init_script(
+        "window.buzzes = []; navigator.vibrate = (ms) => { window.buzzes.push(ms); return true; };"
+    )
     game = Game.new(game_id, 3, automove=False)
     open_saved(page, game)
     position = game.position
@@ -167,6 +179,7 @@ def test_illegal_finger_drop_glides_back_and_says_why(phone_page: Page, game_id:
     page.wait_for_timeout(400)
     assert dom_piles(page) == before
     assert page.locator("#st-moves").inner_text() == "0"
+    assert page.evaluate("window.buzzes") == [30]
 
 
 # ----------------------------------------------------------------------------- taps
@@ -213,11 +226,7 @@ def test_double_tap_sends_a_card_to_its_foundation(phone_page: Page, game_id: st
     game = game_with_moves(game_id, to_foundation)
     open_saved(page, game, TAP_TO_SELECT)
     move = next(m for m in game.position.legal_moves() if to_foundation(game.position, m))
-    top = len(game.position.pile(move.source)) - 1
-    x, y = strip_point(page, move.source, top)
-    page.touchscreen.tap(x, y)
-    page.wait_for_timeout(120)
-    page.touchscreen.tap(x, y)
+    double_tap(page, move.source, len(game.position.pile(move.source)) - 1)
     game.play(move)
     wait_table(page, game.position)
 
@@ -234,10 +243,7 @@ def test_a_tap_that_moved_cards_starts_no_double_tap(phone_page: Page) -> None:
     target_top = len(position.pile(move.target)) - 1
     tap(page, move.source, start)
     assert page.locator("#board .card.selected").count() == move.count
-    x, y = strip_point(page, move.target, target_top)
-    page.touchscreen.tap(x, y)
-    page.wait_for_timeout(100)
-    page.touchscreen.tap(x, y)
+    double_tap(page, move.target, target_top)  # the first of the two moves the group
     game.play(move)
     wait_table(page, game.position)
     assert page.locator("#board .card.selected").count() == move.count + 1
@@ -302,15 +308,15 @@ def redo_through(page: Page, game_id: str) -> list[float]:
     return widths
 
 
+@pytest.mark.parametrize("screen", ["phone_page", "page"])
 @pytest.mark.parametrize("game_id", GAME_IDS)
-def test_card_size_holds_through_50_moves_on_a_phone(phone_page: Page, game_id: str) -> None:
-    widths = redo_through(phone_page, game_id)
-    assert len(set(widths)) == 1, widths
-
-
-@pytest.mark.parametrize("game_id", GAME_IDS)
-def test_card_size_holds_through_50_moves_on_a_desktop(page: Page, game_id: str) -> None:
-    page.set_viewport_size({"width": 1440, "height": 900})
+def test_card_size_holds_through_50_moves(
+    request: pytest.FixtureRequest, screen: str, game_id: str
+) -> None:
+    """On the phone (390x844) and on a desktop screen (1440x900)."""
+    page: Page = request.getfixturevalue(screen)
+    if screen == "page":
+        page.set_viewport_size({"width": 1440, "height": 900})
     widths = redo_through(page, game_id)
     assert len(set(widths)) == 1, widths
 

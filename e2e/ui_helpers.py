@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import Locator, Page
 
 from solitaire import Game, Move, Position, card_name
-from solitaire.piles import STOCK, PileRef
+from solitaire.piles import PileRef
 from solitaire.web.layout import layout
 
 #: The page's localStorage keys (py/solitaire/web/store.py).
@@ -51,14 +51,10 @@ def dom_piles(page: Page) -> dict[str, list[str]]:
 def engine_piles(position: Position) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for pile in layout(position.rules).order:
-        cards = position.pile(pile)
-        if pile.kind == "tableau":
-            down = position.down[pile.index]
-        elif pile == STOCK:
-            down = len(cards)
-        else:
-            down = 0
-        out[str(pile)] = ["down" if i < down else card_name(c) for i, c in enumerate(cards)]
+        down = position.face_down(pile)
+        out[str(pile)] = [
+            "down" if i < down else card_name(c) for i, c in enumerate(position.pile(pile))
+        ]
     return out
 
 

@@ -9,7 +9,11 @@ every card; with ``fill=False`` they are simply left out (enough to test one mov
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 from solitaire import GAMES, Position, parse_card
 from solitaire.cards import face
@@ -129,3 +133,23 @@ def _fill(
                     progress = True
                     break
     return piles
+
+
+def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """``python -m solitaire ARGS`` in a new process, with ``PYTHONPATH=py`` as in a bare
+    checkout (so it imports this checkout's package, installed or not)."""
+    tests = Path(__file__).resolve().parent
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(tests.parent / "py"), env.get("PYTHONPATH")) if p
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "solitaire", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        input=stdin,
+        cwd=tests,
+        timeout=60,
+        check=False,
+    )

@@ -3,42 +3,20 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from engine_support import run_cli
 
-import solitaire
 from solitaire import GAMES, MAX_DEAL, Position
 from solitaire.cli import main
 
 HERE = Path(__file__).resolve().parent
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    """``python -m solitaire ARGS`` in a new process that imports the same package as the tests
-    (``PYTHONPATH=py``, as in a bare checkout)."""
-    env = dict(os.environ)
-    package = Path(solitaire.__file__).parent
-    env["PYTHONPATH"] = os.pathsep.join(
-        p for p in (str(package.parent), env.get("PYTHONPATH")) if p
-    )
-    return subprocess.run(
-        [sys.executable, "-m", "solitaire", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=HERE,
-        timeout=60,
-        check=False,
-    )
-
-
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_deal_prints_the_position(game: str) -> None:
-    result = run("deal", game, "617")
+    result = run_cli("deal", game, "617")
     assert result.returncode == 0, result.stderr
     pos = Position.from_json(json.loads(result.stdout))
     assert pos == Position.deal_of(game, 617)
@@ -54,11 +32,11 @@ def test_deal_extremes_in_process(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_help() -> None:
-    result = run("--help")
+    result = run_cli("--help")
     assert result.returncode == 0
     assert "deal" in result.stdout
     assert "usage:" in result.stdout
-    result = run("deal", "--help")
+    result = run_cli("deal", "--help")
     assert result.returncode == 0
     for game in GAMES:
         assert game in result.stdout
@@ -99,7 +77,7 @@ def test_bad_arguments_in_a_process() -> None:
         (("deal", "russian", "x"), "is not a whole number"),
         (("deal", "russian"), "required"),
     ):
-        result = run(*args)
+        result = run_cli(*args)
         assert result.returncode == 2, (args, result.stdout, result.stderr)
         assert result.stderr.startswith("usage: python -m solitaire")
         assert message in result.stderr

@@ -10,20 +10,10 @@ import pytest
 from engine_support import is_sentence, make
 from rulecheck import T
 
-from solitaire import (
-    FOUNDATION,
-    GAMES,
-    STOCK,
-    TABLEAU,
-    WASTE,
-    Game,
-    IllegalMove,
-    Move,
-    Position,
-    SaveError,
-)
+from solitaire import GAMES, Game, IllegalMove, Move, Position, SaveError
 from solitaire.deals import MAX_DEAL
 from solitaire.game import SAVE_FORMAT, SAVE_KIND, random_playable_deal
+from solitaire.piles import FOUNDATION, STOCK, TABLEAU, WASTE
 
 
 def play_some(game: Game, n: int) -> None:

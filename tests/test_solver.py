@@ -5,12 +5,10 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import subprocess
-import sys
 import time
 
-import conftest
 import pytest
+from engine_support import run_cli
 
 from solitaire import STOCK, TABLEAU, WASTE, Game, Move, Position
 from solitaire.cards import RANKS, SUITS
@@ -319,25 +317,8 @@ def test_worker_entry_points() -> None:
 # --------------------------------------------------------------------------- command line
 
 
-def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(
-        p for p in (conftest.PACKAGE_PATH, env.get("PYTHONPATH")) if p
-    )
-    return subprocess.run(
-        [sys.executable, "-m", "solitaire", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        input=stdin,
-        cwd=conftest.ROOT / "tests",
-        timeout=60,
-        check=False,
-    )
-
-
 def test_cli_solve_json_shape_and_exit_codes() -> None:
-    won = run("solve", "russian", "16", "--json")
+    won = run_cli("solve", "russian", "16", "--json")
     assert won.returncode == 0, won.stderr
     doc = json.loads(won.stdout)
     assert set(doc) == {"result", "nodes", "seconds", "line"}
@@ -345,27 +326,27 @@ def test_cli_solve_json_shape_and_exit_codes() -> None:
     assert isinstance(doc["nodes"], int)
     line = [Move.parse(s) for s in doc["line"]]
     assert replays_to_win(Position.deal_of("russian", 16), line)
-    lost = run("solve", "russian", "1", "--json")
+    lost = run_cli("solve", "russian", "1", "--json")
     assert lost.returncode == 1
     assert json.loads(lost.stdout)["line"] is None
-    unknown = run("solve", "double-rail", "1", "--json", "--max-nodes", "100")
+    unknown = run_cli("solve", "double-rail", "1", "--json", "--max-nodes", "100")
     assert unknown.returncode == 3
     assert json.loads(unknown.stdout)["result"] == "unknown"
-    text = run("solve", "russian", "16", "--budget", "5")
+    text = run_cli("solve", "russian", "16", "--budget", "5")
     assert text.returncode == 0
     assert text.stdout.startswith("winnable")
 
 
 def test_cli_solve_position_on_stdin() -> None:
     position = build("russian", LOST_RUSSIAN)
-    out = run("solve", "-", "--json", stdin=json.dumps(position.to_json()))
+    out = run_cli("solve", "-", "--json", stdin=json.dumps(position.to_json()))
     assert out.returncode == 1
     assert json.loads(out.stdout)["result"] == "unwinnable"
-    bad = run("solve", "-", stdin="{}")
+    bad = run_cli("solve", "-", stdin="{}")
     assert bad.returncode == 2
     assert "error" in bad.stderr
-    assert run("solve", "nosuchgame", "1").returncode == 2
-    assert run("solve", "russian").returncode == 2
+    assert run_cli("solve", "nosuchgame", "1").returncode == 2
+    assert run_cli("solve", "russian").returncode == 2
 
 
 def test_survey_writes_lines_and_resumes(tmp_path: object) -> None:
@@ -404,7 +385,7 @@ def test_survey_cpu_clock(tmp_path: object) -> None:
     assert rec["clock"] == "cpu"
     assert rec["seconds"] < 1.0  # decided or not, the 0.05 s budget held
     assert core.clock is time.perf_counter
-    done = run("survey", "russian", "1", "1", "--cpu", "--out", out + "2", "--jobs", "1")
+    done = run_cli("survey", "russian", "1", "1", "--cpu", "--out", out + "2", "--jobs", "1")
     assert done.returncode == 0, done.stderr
     with open(out + "2", encoding="utf-8") as f:
         assert json.loads(f.readline())["clock"] == "cpu"
@@ -412,7 +393,7 @@ def test_survey_cpu_clock(tmp_path: object) -> None:
 
 def test_cli_survey_command(tmp_path: object) -> None:
     out = os.path.join(str(tmp_path), "s.jsonl")
-    done = run("survey", "russian", "1", "3", "--budget", "5", "--out", out, "--jobs", "2")
+    done = run_cli("survey", "russian", "1", "3", "--budget", "5", "--out", out, "--jobs", "2")
     assert done.returncode == 0, done.stderr
     assert done_deals(out) == {1, 2, 3}
 

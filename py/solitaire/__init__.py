@@ -9,6 +9,7 @@ from .deals import MAX_DEAL
 from .game import Game, SaveError
 from .piles import CELL, FOUNDATION, STOCK, TABLEAU, WASTE, PileRef
 from .position import IllegalMove, Move, Position, PositionError
+from .position_json import POSITION_FORMAT
 from .rules import GAMES, GameRules
 
 __all__ = [
@@ -16,6 +17,7 @@ __all__ = [
     "FOUNDATION",
     "GAMES",
     "MAX_DEAL",
+    "POSITION_FORMAT",
     "STOCK",
     "TABLEAU",
     "WASTE",

@@ -237,6 +237,13 @@ class Position:
             refs += [STOCK, WASTE]
         return refs
 
+    def face_down(self, ref: PileRef) -> int:
+        """How many of a pile's cards lie face down (from the bottom): a tableau pile's
+        ``down``, every card of the stock, none elsewhere."""
+        if ref.kind == "tableau":
+            return self._down[ref.index]
+        return len(self._stock) if ref == STOCK else 0
+
     def all_cards(self) -> list[int]:
         """Every card, in the order a position document lists them ("reading order"): tableau
         piles (face-down cards first), foundations, cells, stock, waste; piles bottom → top."""

@@ -28,37 +28,20 @@ from collections.abc import Callable
 
 from ..position import Position
 from . import core
-from .core import (
-    UNKNOWN,
-    UNWINNABLE,
-    WINNABLE,
-    Family,
-    IMove,
-    Result,
-    State,
-    best_first,
-    depth_first,
-    family,
-    family_module,
-    to_engine,
-)
+from .core import UNKNOWN, UNWINNABLE, WINNABLE, Result, best_first, depth_first, family_module
 
+# The searches' building blocks (Family, State, IMove, family, to_engine ...) are in ``core``.
 __all__ = [
     "UNKNOWN",
     "UNWINNABLE",
     "VERSION",
     "WINNABLE",
-    "Family",
-    "IMove",
     "Result",
-    "State",
     "best_first",
     "depth_first",
-    "family",
     "set_clock",
     "solve",
     "solve_deal",
-    "to_engine",
 ]
 
 

@@ -20,7 +20,8 @@ from typing import Any
 from ..game import Game
 from ..position import Move, Position
 from ..rules import GAMES
-from . import UNKNOWN, UNWINNABLE, WINNABLE, family, solve, to_engine
+from . import solve
+from .core import UNKNOWN, UNWINNABLE, WINNABLE, family, to_engine
 
 
 def heuristic_move(position: Position) -> Move | None:

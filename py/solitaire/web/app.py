@@ -30,6 +30,7 @@ from .keyboard import KeyboardInput
 from .pointer import PointerInput
 from .solver_client import SolverClient, SolverUnavailable, WinnableLists
 from .store import MemoryBackend, Store
+from .wiring import Wiring
 
 HINT_SHOW_MS = 4000  # the hinted move stays marked this long (or until the next change)
 RETURN_MS = 320  # a refused drag glides back for this long
@@ -67,17 +68,10 @@ class App:
 
     def start(self) -> None:
         listen = self._listen
-        PointerInput(
-            self.board_el,
-            self.view,
-            self.controller,
-            self.act,
-            self.player.flush,
-            self.draw_marks,
-            listen,
-        )
-        KeyboardInput(self.board_el, self.view, self.controller, self.act, listen)
-        self.dialogs = Dialogs(self.controller, self.act, self.apply_settings, listen)
+        wiring = Wiring(self.board_el, self.view, self.controller, self.act, listen)
+        PointerInput(wiring, self.player.flush, self.draw_marks)
+        KeyboardInput(wiring)
+        self.dialogs = Dialogs(wiring, self.apply_settings)
         listen(document, "click", self.on_click_action)
         listen(by_id("game-select"), "change", self.on_game_select)
         listen(

@@ -165,7 +165,7 @@ class BoardView:
         """A pile's element with its cards, as ``render`` leaves them (records what it shows)."""
         kind = pile.kind
         cards = position.pile(pile)
-        down = self.down_count(position, pile)
+        down = position.face_down(pile)
         mark = ""
         if kind == "foundation":
             mark = ' data-mark="A"'
@@ -202,14 +202,6 @@ class BoardView:
 
     # ------------------------------------------------------------------ drawing
 
-    @staticmethod
-    def down_count(position: Position, pile: PileRef) -> int:
-        if pile.kind == "tableau":
-            return position.down[pile.index]
-        if pile == STOCK:
-            return len(position.stock)
-        return 0
-
     def render(
         self, position: Position, animate: bool = True, dragged: tuple[int, ...] = ()
     ) -> list[int]:
@@ -218,7 +210,7 @@ class BoardView:
         changes = []
         for name in self.order:
             cards = position.pile(name)
-            down = self.down_count(position, name)
+            down = position.face_down(name)
             if cards != self.shown[name] or down != self.shown_down[name]:
                 changes.append((name, cards, down))
         if not changes:

@@ -11,10 +11,10 @@ from typing import Any
 from js import document, window
 
 from ..rules import GAMES
-from .controller import Controller
 from .dom import by_id
 from .store import Settings
 from .text import clock, game_name, plural, stats_table_html, won_html
+from .wiring import Wiring
 
 THEMES = ("system", "light", "dark")
 CHECKS = ("set-automove", "set-fourcolor", "set-winnable", "set-tapmove", "set-vibrate")
@@ -26,19 +26,13 @@ def close_all() -> None:
 
 
 class Dialogs:
-    def __init__(
-        self,
-        controller: Controller,
-        act: Callable[..., None],
-        apply_settings: Callable[[], None],
-        listen: Callable[[Any, str, Any], None],
-    ) -> None:
-        self.controller = controller
-        self.act = act
+    def __init__(self, wiring: Wiring, apply_settings: Callable[[], None]) -> None:
+        self.controller = wiring.controller
+        self.act = wiring.act
         self.apply_settings = apply_settings
-        listen(by_id("form-deal"), "submit", self.on_deal_submit)
+        wiring.listen(by_id("form-deal"), "submit", self.on_deal_submit)
         for name in (*CHECKS, *(f"set-theme-{t}" for t in THEMES)):
-            listen(by_id(name), "change", self.on_setting)
+            wiring.listen(by_id(name), "change", self.on_setting)
 
     # ------------------------------------------------------------------ deal number
 

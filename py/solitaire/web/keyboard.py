@@ -7,41 +7,30 @@ board (the board has one tab stop, moved by the arrows: a roving tabindex).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from js import document
 
-from .board import BoardView
-from .controller import Controller
 from .pointer import locate
+from .wiring import Wiring
 
 
 class KeyboardInput:
-    def __init__(
-        self,
-        board_el: Any,
-        view: BoardView,
-        controller: Controller,
-        act: Callable[..., None],
-        listen: Callable[[Any, str, Any], None],
-    ) -> None:
-        self.board_el = board_el
-        self.view = view
-        self.controller = controller
-        self.act = act
-        listen(document, "keydown", self.on_keydown)
+    def __init__(self, wiring: Wiring) -> None:
+        self.wiring = wiring
+        wiring.listen(document, "keydown", self.on_keydown)
 
     def on_keydown(self, ev: Any) -> None:
+        w = self.wiring
         target = ev.target
         tag = str(getattr(target, "tagName", "") or "").lower()
-        on_board = bool(self.board_el.contains(target))
-        pile, index = locate(self.view, target) if on_board else (None, None)
+        on_board = bool(w.board_el.contains(target))
+        pile, index = locate(w.view, target) if on_board else (None, None)
         handled: list[bool] = []
 
         def run() -> None:
             handled.append(
-                self.controller.key(
+                w.controller.key(
                     str(ev.key),
                     ctrl=bool(ev.ctrlKey or ev.metaKey),
                     shift=bool(ev.shiftKey),
@@ -55,6 +44,6 @@ class KeyboardInput:
                 )
             )
 
-        self.act(run)
+        w.act(run)
         if handled and handled[0]:
             ev.preventDefault()

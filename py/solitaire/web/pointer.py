@@ -16,7 +16,7 @@ from typing import Any
 
 from ..piles import PileRef
 from .board import BoardView
-from .controller import Controller
+from .wiring import Wiring
 
 
 def locate(view: BoardView, target: Any) -> tuple[PileRef | None, int | None]:
@@ -39,21 +39,15 @@ def locate(view: BoardView, target: Any) -> tuple[PileRef | None, int | None]:
 
 class PointerInput:
     def __init__(
-        self,
-        board_el: Any,
-        view: BoardView,
-        controller: Controller,
-        act: Callable[..., None],
-        flush: Callable[[], None],
-        draw_marks: Callable[[], None],
-        listen: Callable[[Any, str, Any], None],
+        self, wiring: Wiring, flush: Callable[[], None], draw_marks: Callable[[], None]
     ) -> None:
-        self.board_el = board_el
-        self.view = view
-        self.controller = controller
-        self.act = act  # runs a controller intent and shows its effects
+        self.board_el = board_el = wiring.board_el
+        self.view = wiring.view
+        self.controller = wiring.controller
+        self.act = wiring.act
         self.flush = flush  # ends a running step animation
         self.draw_marks = draw_marks  # the board's marks from the UI state
+        listen = wiring.listen
         listen(board_el, "pointerdown", self.on_down)
         listen(board_el, "pointermove", self.on_move)
         listen(board_el, "pointerup", self.on_up)
