@@ -327,3 +327,34 @@ def test_reload_keeps_the_phone_layout(phone_page: Page) -> None:
     phone_page.reload(wait_until="domcontentloaded")
     wait_ready(phone_page)
     assert card_width(phone_page) == width
+
+
+#: Whether the picker's chosen name fits inside it: its text measured in the select's own
+#: font, against the select's content box less the arrow.
+NAME_FITS = """() => {
+  const select = document.getElementById('game-select');
+  const style = getComputedStyle(select);
+  const ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  const text = select.options[select.selectedIndex].text;
+  const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return [text, ctx.measureText(text).width, room];
+}"""
+
+
+@pytest.mark.parametrize("size", [(360, 640), (390, 844), (844, 390), (1440, 900)])
+def test_game_names_are_never_cut(phone_page: Page, size: tuple[int, int]) -> None:
+    page = phone_page
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    open_game(page, "russian", 1)
+    for game_id, rules in GAMES.items():
+        page.locator("#game-select").select_option(game_id)
+        page.wait_for_function(f"document.getElementById('board').dataset.game === '{game_id}'")
+        text, width, room = page.evaluate(NAME_FITS)
+        assert text == rules.short_name
+        assert width + 16 <= room, (text, width, room)  # 16 px: the arrow
+        overflow = page.evaluate(
+            "[...document.querySelectorAll('.toolbar > *')].filter(e => e.offsetParent &&"
+            " e.getBoundingClientRect().right > innerWidth + 0.5).length"
+        )
+        assert overflow == 0

@@ -14,6 +14,7 @@ from solitaire.web.controller import Controller, valid_deal_text
 from solitaire.web.gestures import DOUBLE_TAP_MS, drop_target
 from solitaire.web.state import Drag, Rect
 from solitaire.web.store import MemoryBackend, Saved, Settings, Store
+from solitaire.web.tap_moves import tap_moves
 
 W, H = 60.0, 84.0  # a card, in the fake geometry's px
 
@@ -572,3 +573,108 @@ def test_a_win_is_recorded_once_and_shows_the_dialog() -> None:
     c.undo()
     c.redo()
     assert c.store.load_stats("russian").won == 1  # recorded once
+
+
+# ----------------------------------------------------------------------------- one tap to move
+
+
+def test_tap_moves_order_best_place_first() -> None:
+    """Russian deal 1: the A♦ is safe on a foundation, so that comes first; builds come before
+    an empty pile; places that play alike are listed once."""
+    position = Position.deal_of("russian", 1)
+    ace = tap_moves(position, TABLEAU[4], len(position.tableau[4]) - 1)
+    assert [str(m) for m in ace] == ["tableau-4>foundation-0"]  # four empty foundations: one
+    group = Move.parse("3:tableau-3>tableau-5")
+    start = len(position.pile(group.source)) - group.count
+    assert tap_moves(position, group.source, start) == [group]
+    assert tap_moves(position, TABLEAU[0], 0) == []  # the 10♥ has nowhere to go
+    assert tap_moves(position, TABLEAU[3], 0) == []  # face down
+
+
+def test_tap_moves_every_legal_destination_kind_once() -> None:
+    """Over random games of every game: each place offered is legal, of the group tapped,
+    in the documented order, and no two places play alike."""
+    import random
+
+    rng = random.Random(7)
+    order = {"foundation-safe": 0, "build": 1, "foundation": 2, "empty": 3, "cell": 4}
+    for game_id in ("russian", "double-russian", "double-rail", "double-freecell"):
+        game = Game.new(game_id, 4, automove=False)
+        for _ in range(60):
+            position = game.position
+            for pile in position.pile_refs():
+                cards = position.pile(pile)
+                for index in range(len(cards)):
+                    places = tap_moves(position, pile, index)
+                    legal = set(position.legal_moves())
+                    assert all(m in legal and m.count == len(cards) - index for m in places)
+                    kinds = []
+                    for m in places:
+                        t = m.target
+                        if t.kind == "foundation":
+                            safe = position.is_safe(cards[index])
+                            kinds.append("foundation-safe" if safe else "foundation")
+                        elif t.kind == "cell":
+                            kinds.append("cell")
+                        else:
+                            kinds.append("build" if position.pile(t) else "empty")
+                    assert [order[k] for k in kinds] == sorted(order[k] for k in kinds)
+                    for k in ("foundation-safe", "foundation", "empty", "cell"):
+                        assert kinds.count(k) <= 1
+            moves = position.legal_moves()
+            if not moves:
+                break
+            game.play(rng.choice(moves))
+
+
+def tap_mode(c: Controller) -> None:
+    c.settings_changed(Settings(automove=False, tap_move=True))
+    c.take_effects()
+
+
+def test_a_tap_moves_the_card_and_a_second_tap_moves_it_on() -> None:
+    def two_places(position: Position) -> tuple[PileRef, int, list[Move]] | None:
+        for p in position.pile_refs():
+            for i in range(len(position.pile(p))):
+                places = tap_moves(position, p, i)
+                if len(places) >= 2:
+                    return p, i, places
+        return None
+
+    deal = next(d for d in range(1, 500) if two_places(Position.deal_of("double-russian", d)))
+    c, clock = make("double-russian", deal)
+    tap_mode(c)
+    position = c.position
+    found = two_places(position)
+    assert found is not None
+    pile, index, places = found
+    lead = position.pile(pile)[index]
+    tap(c, pile, index, clock)
+    assert c.position == position.play(places[0])
+    first = c.position.pile(places[0].target).index(lead)
+    tap(c, places[0].target, first, clock)
+    assert c.position == position.play(places[1])
+    assert c.game.move_count == 1  # the second place replaced the first
+    assert fx.Redraw() in c.take_effects()
+
+
+def test_a_tap_with_nowhere_to_go_shakes_and_says_so() -> None:
+    c, clock = make()
+    tap_mode(c)
+    tap(c, TABLEAU[0], 0, clock)
+    effects = c.take_effects()
+    assert toasts(effects) == ["The 10♥ has nowhere to go."]
+    assert any(isinstance(e, fx.Shake) for e in effects)
+    assert c.game.move_count == 0
+
+
+def test_tap_to_move_follows_the_device_until_set() -> None:
+    c, _ = make()
+    assert not c.tap_move_on
+    assert not c.vibrate_on
+    c.coarse_pointer = True
+    assert c.tap_move_on
+    assert c.vibrate_on
+    c.settings_changed(Settings(tap_move=False, vibrate=False))
+    assert not c.tap_move_on
+    assert not c.vibrate_on
