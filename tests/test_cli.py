@@ -82,3 +82,44 @@ def test_bad_arguments_in_a_process() -> None:
         assert result.stderr.startswith("usage: python -m solitaire")
         assert message in result.stderr
         assert result.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("stdin", "says"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        ('{"a": ' * 50_000 + "1" + "}" * 50_000, "nested too deeply"),
+        (" " * 1_000_001, "larger than 1,000,000 characters"),
+        ("not json", "error:"),
+    ],
+)
+def test_solve_refuses_deep_huge_or_broken_input_with_one_line(stdin: str, says: str) -> None:
+    done = run_cli("solve", "-", stdin=stdin)
+    assert done.returncode == 2
+    assert says in done.stderr
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("survey", "russian", "2147483647", "2147483648"),
+        ("survey", "russian", "0", "3"),
+        ("survey", "russian", "5", "3"),
+        ("survey", "russian", "1", "2", "--budget", "nan"),
+        ("solve", "russian", "1", "--budget", "nan"),
+        ("solve", "russian", "1", "--budget", "-1"),
+        ("solve", "russian", "1", "--budget", "inf"),
+        ("solve", "russian", "1", "--budget", "0"),
+    ],
+)
+def test_out_of_range_deals_and_budgets_are_refused(args: tuple[str, ...], tmp_path: Path) -> None:
+    done = (
+        run_cli(*args, "--out", str(tmp_path / "s.jsonl"))
+        if args[0] == "survey"
+        else run_cli(*args)
+    )
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "s.jsonl").exists()

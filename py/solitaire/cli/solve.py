@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
@@ -19,14 +20,46 @@ from typing import Any
 from ..position import Position, PositionError
 from ..rules import GAMES
 from ..solver import UNKNOWN, UNWINNABLE, VERSION, WINNABLE, Result, set_clock, solve
+from . import deal_number
 
 EXIT = {WINNABLE: 0, UNWINNABLE: 1, UNKNOWN: 3}
+
+
+#: The largest position document ``solve -`` reads (a real one is a few KB).
+MAX_INPUT = 1_000_000
+
+
+def budget_seconds(text: str) -> float:
+    """An argparse type: a time budget, a finite number of seconds above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError("the budget must be a number of seconds above 0")
+    return value
+
+
+def read_position(stream: Any) -> Position:
+    """The position document on ``stream``; ``ValueError`` with one sentence when it is too
+    large, not JSON, nested too deeply or not a position."""
+    text = stream.read(MAX_INPUT + 1)
+    if len(text) > MAX_INPUT:
+        raise ValueError(f"the input is larger than {MAX_INPUT:,} characters")
+    try:
+        doc = json.loads(text)
+    except RecursionError:
+        raise ValueError("the input is nested too deeply to be a position") from None
+    try:
+        return Position.from_json(doc)
+    except RecursionError:
+        raise ValueError("the input is nested too deeply to be a position") from None
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
     if args.game == "-":
         try:
-            position = Position.from_json(json.load(sys.stdin))
+            position = read_position(sys.stdin)
         except (ValueError, PositionError) as error:
             print(f"error: {error}", file=sys.stderr)
             return 2
@@ -37,8 +70,6 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if args.number is None:
             print("error: give a deal number N after the game", file=sys.stderr)
             return 2
-        from . import deal_number
-
         try:
             number = deal_number(args.number)
         except argparse.ArgumentTypeError as error:
@@ -196,7 +227,7 @@ def add_commands(sub: Any) -> None:
     )
     p.add_argument("game", metavar="GAME", help=f"{', '.join(GAMES)}, or - to read a position JSON")
     p.add_argument("number", nargs="?", metavar="N", help="deal number")
-    p.add_argument("--budget", type=float, default=60.0, metavar="SECONDS")
+    p.add_argument("--budget", type=budget_seconds, default=60.0, metavar="SECONDS")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     _add_max_nodes(p, "also stop after N positions (reproducible on a loaded machine)")
     p.set_defaults(run=cmd_solve)
@@ -205,9 +236,9 @@ def add_commands(sub: Any) -> None:
         help="solve a range of deals in parallel, one JSON line per deal (resumable)",
     )
     s.add_argument("game", metavar="GAME")
-    s.add_argument("first", type=int, metavar="FROM")
-    s.add_argument("last", type=int, metavar="TO")
-    s.add_argument("--budget", type=float, default=10.0, metavar="SECONDS")
+    s.add_argument("first", type=deal_number, metavar="FROM")
+    s.add_argument("last", type=deal_number, metavar="TO")
+    s.add_argument("--budget", type=budget_seconds, default=10.0, metavar="SECONDS")
     s.add_argument("--out", metavar="FILE", help="append JSON lines here; deals in it are skipped")
     _add_max_nodes(s, "also stop each deal after N positions")
     s.add_argument(
