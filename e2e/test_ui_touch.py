@@ -19,6 +19,7 @@ from ui_helpers import (
     card,
     dom_piles,
     game_key,
+    measure_table,
     pile_el,
     saved_doc,
     seed_storage,
@@ -253,29 +254,13 @@ def test_a_tap_that_moved_cards_starts_no_double_tap(phone_page: Page) -> None:
 # ----------------------------------------------------------------------------- layout
 
 
-LEAST_STRIP = """() => {
-  let least = Infinity;
-  for (const pile of document.querySelectorAll('#board .tableau .pile')) {
-    const cards = [...pile.querySelectorAll('.card')];
-    cards.forEach((c, i) => {
-      if (c.dataset.face === 'down') return;
-      const r = c.getBoundingClientRect();
-      const next = cards[i + 1];
-      least = Math.min(least, next ? next.getBoundingClientRect().top - r.top : r.height);
-    });
-  }
-  const doc = document.scrollingElement;
-  return [least, doc.scrollHeight > doc.clientHeight || doc.scrollWidth > doc.clientWidth];
-}"""
-
-
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_every_face_up_card_shows_36_px_at_the_deal(phone_page: Page, game_id: str) -> None:
     open_game(phone_page, game_id, 5)
     wait_still(phone_page)
-    least, scrolls = phone_page.evaluate(LEAST_STRIP)
-    assert least >= 36 - 0.5
-    assert not scrolls
+    table = measure_table(phone_page)
+    assert table["leastFaceUpStrip"] >= 36 - 0.5
+    assert not table["scrolls"]
 
 
 def card_width(page: Page) -> float:

@@ -80,6 +80,30 @@ def wait_still(page: Page) -> None:
     )
 
 
+#: The card width and, over the face-up tableau cards, the smallest strip (CSS px) that is not
+#: covered by the next card of its pile (null without face-up cards); whether the page scrolls.
+MEASURE_TABLE = """() => {
+  const cards = [...document.querySelectorAll('#board .tableau .pile')].flatMap(p =>
+    [...p.querySelectorAll('.card')].map((c, i, all) => [c, all[i + 1]]));
+  let least = Infinity;
+  for (const [c, next] of cards) {
+    if (c.dataset.face === 'down') continue;
+    const r = c.getBoundingClientRect();
+    const shown = next ? next.getBoundingClientRect().top - r.top : r.height;
+    least = Math.min(least, shown);
+  }
+  const any = document.querySelector('#board .card');
+  const doc = document.scrollingElement;
+  return {cardWidth: any ? any.getBoundingClientRect().width : 0,
+          leastFaceUpStrip: least === Infinity ? null : least,
+          scrolls: doc.scrollHeight > doc.clientHeight || doc.scrollWidth > doc.clientWidth};
+}"""
+
+
+def measure_table(page: Page) -> dict[str, Any]:
+    return page.evaluate(MEASURE_TABLE)  # type: ignore[no-any-return]
+
+
 def board(page: Page) -> dict[str, str]:
     return page.evaluate(  # type: ignore[no-any-return]
         "() => ({...document.getElementById('board').dataset})"

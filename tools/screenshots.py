@@ -21,29 +21,11 @@ sys.path[:0] = [str(ROOT / "e2e"), str(ROOT / "tools"), str(ROOT / "py")]
 from harness import CHROMIUM_ARGS, DEBIAN_CHROMIUM  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 from serve import SiteServer  # noqa: E402
+from ui_helpers import measure_table  # noqa: E402
 
 from solitaire.rules import GAMES  # noqa: E402
 
 SIZES = ("360x640", "390x844", "844x390", "768x1024", "1440x900")
-
-#: The card width and, over the face-up tableau cards, the smallest strip (CSS px) that is
-#: not covered by the next card of its pile.
-MEASURE = """() => {
-  const cards = [...document.querySelectorAll('#board .tableau .pile')].flatMap(p =>
-    [...p.querySelectorAll('.card')].map((c, i, all) => [c, all[i + 1]]));
-  let least = Infinity;
-  for (const [c, next] of cards) {
-    if (c.dataset.face === 'down') continue;
-    const r = c.getBoundingClientRect();
-    const shown = next ? next.getBoundingClientRect().top - r.top : r.height;
-    least = Math.min(least, shown);
-  }
-  const any = document.querySelector('#board .card');
-  const doc = document.scrollingElement;
-  return {cardWidth: any ? any.getBoundingClientRect().width : 0,
-          leastFaceUpStrip: least === Infinity ? null : least,
-          scrolls: doc.scrollHeight > doc.clientHeight || doc.scrollWidth > doc.clientWidth};
-}"""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -82,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
                     page.wait_for_timeout(400)
                     name = f"{game}-{size}-{theme}.png"
                     page.screenshot(path=str(args.out / name))
-                    print(name, json.dumps(page.evaluate(MEASURE)))
+                    print(name, json.dumps(measure_table(page)))
                 ctx.close()
         browser.close()
     server.stop()

@@ -20,7 +20,7 @@ from js import document, window
 from pyodide.ffi import create_proxy
 
 from . import state as fx
-from .advice import HINT_BUDGET, VERDICT_BUDGET
+from .advice import HINT_BUDGET, HINT_TEXT_MS, VERDICT_BUDGET
 from .animation import StepPlayer
 from .board import BoardView
 from .controller import Controller
@@ -310,7 +310,8 @@ class App:
 
     def ask_solver(self, effect: fx.AskSolver) -> None:
         if effect.what == "hint" and not self.solver.ready:
-            self.messages.toast("Starting the solver (only the first time)…", info=True, ms=6500)
+            text = "Starting the solver (only the first time)…"
+            self.messages.toast(text, info=True, ms=HINT_TEXT_MS)
         self._spawn(self._ask(effect))
 
     async def _ask(self, effect: fx.AskSolver) -> None:

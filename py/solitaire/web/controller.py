@@ -581,7 +581,6 @@ class Controller:
             return True
         if not on_board:
             return False
-        self.ui.keyboard = True
         if pile is None:
             pile, index = self.default_focus()
         if key in ("ArrowLeft", "ArrowRight"):

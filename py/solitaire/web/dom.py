@@ -14,6 +14,7 @@ import js
 from js import document
 
 from ..game import Game
+from .advice import VERDICT_BUDGET
 from .state import UIState
 from .text import clock
 
@@ -107,7 +108,8 @@ class StatusView:
             return
         text_el.hidden = False
         if thinking:
-            text_el.textContent = "Thinking… (up to 10 seconds)"
+            # the worker's budget and the time it may take to answer after it
+            text_el.textContent = f"Thinking… (up to {int(VERDICT_BUDGET + 2)} seconds)"
             ask.disabled = True
             return
         text_el.textContent = verdict.text

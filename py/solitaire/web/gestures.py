@@ -67,7 +67,6 @@ class Gestures:
         ui = self.c.ui
         if ui.press is not None:
             return
-        ui.keyboard = False
         if touch:
             ui.last_touch = self.c.now()
         if pile is None:

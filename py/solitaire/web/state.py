@@ -105,7 +105,6 @@ class UIState:
     last_tap: Tap | None = None
     tap_cycle: TapCycle | None = None
     last_touch: float = -1e9  # time of the last touch press (a touch double-tap is no dblclick)
-    keyboard: bool = False  # the last input was a key (focus rings shown)
     status: Status = "playing"
     hint: Hint = field(default_factory=Hint)
     verdict: Verdict = field(default_factory=Verdict)
