@@ -4,7 +4,8 @@ methods: ``getItem``, ``setItem``, ``removeItem``).
 Keys (all JSON):
 
 - ``solitaire.settings``: ``{"automove": bool, "fourColor": bool,
-  "theme": "system"|"light"|"dark", "winnableOnly": bool}``
+  "theme": "system"|"light"|"dark", "winnableOnly": bool, "tapMove"?: bool, "vibrate"?: bool,
+  "cardBack": one of CARD_BACKS, "table": one of TABLES, "sound": bool, "showTimer": bool}``
 - ``solitaire.last``: ``{"game": id}``, the game shown last
 - ``solitaire.game.<id>``: ``{"v": 1, "save": <Game.to_json()>, "counted": bool,
   "recorded": bool}``; ``counted``: this deal already counts as played; ``recorded``: its win
@@ -29,6 +30,8 @@ from ..rules import GAMES
 
 PREFIX = "solitaire."
 THEMES = ("system", "light", "dark")
+CARD_BACKS = ("blue", "red", "green")  # the first is the default
+TABLES = ("green", "blue", "red", "grey")  # table (felt) colours; the first is the default
 
 
 class Backend(Protocol):
@@ -65,6 +68,10 @@ class Settings:
     # None: follow the device (on where the primary pointer is coarse, i.e. a touch screen)
     tap_move: bool | None = None  # a tap plays the card to its best place at once
     vibrate: bool | None = None  # a short vibration when a move is refused
+    card_back: str = CARD_BACKS[0]
+    table: str = TABLES[0]
+    sound: bool = False  # card, refused-move and win sounds
+    show_timer: bool = True
 
     def to_json(self) -> dict[str, Any]:
         doc: dict[str, Any] = {
@@ -77,6 +84,10 @@ class Settings:
             doc["tapMove"] = self.tap_move
         if self.vibrate is not None:
             doc["vibrate"] = self.vibrate
+        doc["cardBack"] = self.card_back
+        doc["table"] = self.table
+        doc["sound"] = self.sound
+        doc["showTimer"] = self.show_timer
         return doc
 
     @classmethod
@@ -90,6 +101,10 @@ class Settings:
         winnable = doc.get("winnableOnly", False)
         tap_move = doc.get("tapMove")
         vibrate = doc.get("vibrate")
+        card_back = doc.get("cardBack", CARD_BACKS[0])
+        table = doc.get("table", TABLES[0])
+        sound = doc.get("sound", False)
+        show_timer = doc.get("showTimer", True)
         if (
             not isinstance(automove, bool)
             or not isinstance(four, bool)
@@ -97,10 +112,15 @@ class Settings:
             or not isinstance(winnable, bool)
             or not isinstance(tap_move, bool | None)
             or not isinstance(vibrate, bool | None)
+            or card_back not in CARD_BACKS
+            or table not in TABLES
+            or not isinstance(sound, bool)
+            or not isinstance(show_timer, bool)
         ):
             raise ValueError("unexpected values")
         s.automove, s.four_color, s.theme, s.winnable_only = automove, four, theme, winnable
         s.tap_move, s.vibrate = tap_move, vibrate
+        s.card_back, s.table, s.sound, s.show_timer = card_back, table, sound, show_timer
         return s
 
 
