@@ -12,12 +12,17 @@ from js import document, window
 
 from ..rules import GAMES
 from .dom import by_id
-from .store import Settings
+from .store import CARD_BACKS, TABLES, THEMES, Settings
 from .text import clock, game_name, plural, stats_table_html, won_html
 from .wiring import Wiring
 
-THEMES = ("system", "light", "dark")
 CHECKS = ("set-automove", "set-fourcolor", "set-winnable", "set-tapmove", "set-vibrate")
+CONTROLS = (*CHECKS, "set-cardback", "set-table", "set-sound", "set-timer")
+
+
+def pick(value: str, choices: tuple[str, ...], fallback: str) -> str:
+    """``value`` if it is one of ``choices`` (a select's value), else ``fallback``."""
+    return value if value in choices else fallback
 
 
 def close_all() -> None:
@@ -31,7 +36,7 @@ class Dialogs:
         self.act = wiring.act
         self.apply_settings = apply_settings
         wiring.listen(by_id("form-deal"), "submit", self.on_deal_submit)
-        for name in (*CHECKS, *(f"set-theme-{t}" for t in THEMES)):
+        for name in (*CONTROLS, *(f"set-theme-{t}" for t in THEMES)):
             wiring.listen(by_id(name), "change", self.on_setting)
 
     # ------------------------------------------------------------------ deal number
@@ -73,6 +78,10 @@ class Dialogs:
         by_id("set-tapmove").checked = self.controller.tap_move_on
         by_id("set-vibrate").checked = self.controller.vibrate_on
         by_id(f"set-theme-{s.theme}").checked = True
+        by_id("set-cardback").value = s.card_back
+        by_id("set-table").value = s.table
+        by_id("set-sound").checked = s.sound
+        by_id("set-timer").checked = s.show_timer
         by_id("dlg-settings").showModal()
 
     def on_setting(self, ev: Any) -> None:
@@ -85,6 +94,10 @@ class Dialogs:
             theme=theme,
             tap_move=bool(by_id("set-tapmove").checked),
             vibrate=bool(by_id("set-vibrate").checked),
+            card_back=pick(str(by_id("set-cardback").value), CARD_BACKS, old.card_back),
+            table=pick(str(by_id("set-table").value), TABLES, old.table),
+            sound=bool(by_id("set-sound").checked),
+            show_timer=bool(by_id("set-timer").checked),
         )
         self.act(self.controller.settings_changed, settings)
         self.apply_settings()
