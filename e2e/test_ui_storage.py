@@ -113,6 +113,10 @@ def test_settings_persist(page: Page) -> None:
         # a desktop context: "Tap a card to move it" and vibration follow the mouse (off)
         "tapMove": False,
         "vibrate": False,
+        "cardBack": "blue",
+        "table": "green",
+        "sound": False,
+        "showTimer": True,
     }
 
     page.reload(wait_until="domcontentloaded")
