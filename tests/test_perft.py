@@ -86,7 +86,8 @@ WON_DEALS = {"russian": 16, "double-russian": 1, "double-rail": 2, "double-freec
 
 
 def random_play(game: str, rng: random.Random, count: int) -> list[Position]:
-    """Positions met in random play from random deals, foundation moves preferred."""
+    """Positions met in random play from random deals, foundation moves and stock deals
+    preferred."""
     found: list[Position] = []
     while len(found) < count:
         position = Position.deal_of(game, rng.randrange(1, 2**31))
@@ -95,7 +96,12 @@ def random_play(game: str, rng: random.Random, count: int) -> list[Position]:
             if not moves:
                 break
             up = [m for m in moves if m.target.kind == "foundation"]
-            position = position.play(rng.choice(up if up and rng.random() < 0.8 else moves))
+            deal = [m for m in moves if m.source.kind == "stock"]
+            if up and rng.random() < 0.8:
+                moves = up
+            elif deal and rng.random() < 0.4:
+                moves = deal  # Double Rail: so that the stock runs out in some games
+            position = position.play(rng.choice(moves))
         found.append(position)
     return found
 
@@ -119,6 +125,12 @@ def along_a_won_line(game: str, rng: random.Random, count: int) -> list[Position
     return found
 
 
+def _playable(table: reference.Table) -> list[reference.Card]:
+    """The cards that could go to a foundation: tableau tops, the waste's top, the cells'."""
+    cards = [pile[-1] for pile in table.up if pile] + table.waste[-1:]
+    return cards + [card for card in table.cells if card is not None]
+
+
 def features(table: reference.Table, moves: list[reference.Move]) -> set[str]:
     """What a position shows of the rules, to check that the sample reaches each of them."""
     layout = table.layout
@@ -137,6 +149,12 @@ def features(table: reference.Table, moves: list[reference.Move]) -> set[str]:
         seen.add("an empty stock")
     if any(len(pile) > 13 for pile in table.foundations):
         seen.add("a second lap")
+    waiting = [card for card in _playable(table) if card.rank == 1]
+    if layout.laps == 2 and any(
+        all(not reference.foundation_takes(table, f, ace) for f in range(len(table.foundations)))
+        for ace in waiting
+    ):
+        seen.add("a second Ace waiting")
     if table.cells and all(table.cells):
         seen.add("every cell taken")
     limit = reference.run_limit(table, onto_empty_pile=False)
@@ -156,6 +174,7 @@ EXPECTED_FEATURES = {
         "a move to an empty pile",
         "a group move",
         "a second lap",
+        "a second Ace waiting",
         "every cell taken",
         "a run over the limit",
     },
