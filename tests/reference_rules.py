@@ -1,22 +1,23 @@
 """A second move generator for the four games, written from the rules text alone, to check the
 engine against something it does not share code with.
 
-It reads ``docs/rules.md`` (and the specification it follows, ``shared/rules.md``) and nothing
-of the engine: no import of ``solitaire``. Cards come from the documented numbering (docs/engine.md,
-"Cards": ``deck * 52 + suit * 13 + rank - 1``) only to deal (rules.md, "Deal numbers", written
-again here) and to read the position document of docs/save-format.md (the two-character card
-names and the ``copies`` string), which is how the tests hand it an engine position. It is
-plain and slow on purpose: for each source pile every group that may be lifted, for each
-target pile the rule that accepts it, one small function per rule.
+It follows ``docs/rules.md`` and imports nothing of the engine (no ``solitaire``): it deals
+itself (rules.md, "Deal numbers", with the card numbering of docs/engine.md, "Cards":
+``deck * 52 + suit * 13 + rank - 1``) and reads engine positions only as position documents
+(docs/save-format.md: two-character card names, the ``copies`` string), which is how the tests
+hand them over. It is plain and slow on purpose: its own position of plain lists, and for each
+source pile every group that may be lifted, for each target pile the rule that accepts it, one
+small function per rule.
 
 What counts is a legal move of the position, as the engine's ``Position.legal_moves`` lists
 them: auto-moves to the foundations are a setting of the page played after a move
 (``Game.play``), not moves of a position, so they are left out here too.
 
-``perft(table, depth)`` gives, for depths 1 … ``depth``, the number of move sequences of that
-length (each legal move a branch, as in chess perft) and the number of distinct positions they
-end in. Positions are compared by :func:`key`, the whole table: every pile by its index, every
-card with its deck (the two copies of a card are two cards, as on the page) and its face.
+``reference_perft(table, depth)`` gives, for depths 1 … ``depth``, the number of move
+sequences of that length (each legal move a branch, as in chess perft) and the number of
+distinct positions they end in. Positions are compared by :func:`key`, the whole table: every
+pile by its index, every card with its deck (the two copies of a card are two cards, as on the
+page) and whether it lies face up.
 
 Run ``python tests/reference_rules.py --perft`` to print the counts of :data:`PERFT_POSITIONS`
 (the numbers ``tests/test_perft.py`` pins and docs/engine.md lists).
@@ -543,15 +544,14 @@ def main(argv: list[str] | None = None) -> int:
     if not args.perft:
         parser.print_help()
         return 2
-    print("| position | moves | depth 1 | depth 2 | depth 3 | depth 4 | seconds |")
-    print("|---|---|---|---|---|---|---|")
+    print("| position | depth 1 | depth 2 | depth 3 | depth 4 |")
+    print("|---|---|---|---|---|")
     for spot in PERFT_POSITIONS:
         began = time.process_time()
-        table = spot.table()
-        counts = reference_perft(table, spot.depth)
+        counts = reference_perft(spot.table(), spot.depth)
         cells = [f"{n:,} / {d:,}" for n, d in counts] + ["–"] * (4 - len(counts))
-        seconds = time.process_time() - began
-        print(f"| {spot.name} | {len(legal_moves(table))} | {' | '.join(cells)} | {seconds:.1f} |")
+        print(f"| {spot.name} | {' | '.join(cells)} |", flush=True)
+        print(f"{spot.name}: {time.process_time() - began:.1f} s", file=sys.stderr)
     return 0
 
 
