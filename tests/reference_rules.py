@@ -76,39 +76,23 @@ class Layout:
     run_limit: bool = False  # the free-cell limit on a run's length
 
 
+#: rules.md, game by game: decks, tableau (face down, face up per pile), foundations, building,
+#: groups, what fills an empty pile, then free cells, stock, foundation laps, the run limit.
 LAYOUTS = {
     "russian": Layout(
-        decks=1,
-        piles=((0, 1), (1, 5), (2, 5), (3, 5), (4, 5), (5, 5), (6, 5)),
-        foundations=4,
-        build="same suit",
-        groups="any face-up card",
-        empty_pile_takes="king",
+        1, ((0, 1), *((k, 5) for k in range(1, 7))), 4, "same suit", "any face-up card", "king"
     ),
     "double-russian": Layout(
-        decks=2,
-        piles=((0, 5), *((k - 1, 6) for k in range(2, 11))),
-        foundations=8,
-        build="same suit",
-        groups="any face-up card",
-        empty_pile_takes="king",
+        2, ((0, 5), *((k, 6) for k in range(1, 10))), 8, "same suit", "any face-up card", "king"
     ),
-    "double-rail": Layout(
-        decks=2,
-        piles=((0, 1),) * 5,
-        foundations=8,
-        build="any suit",
-        groups="runs",
-        empty_pile_takes="anything",
-        stock=True,
-    ),
+    "double-rail": Layout(2, ((0, 1),) * 5, 8, "any suit", "runs", "anything", stock=True),
     "double-freecell": Layout(
-        decks=2,
-        piles=((0, 11),) * 4 + ((0, 10),) * 6,
-        foundations=4,
-        build="other colour",
-        groups="runs",
-        empty_pile_takes="anything",
+        2,
+        ((0, 11),) * 4 + ((0, 10),) * 6,
+        4,
+        "other colour",
+        "runs",
+        "anything",
         cells=6,
         laps=2,
         run_limit=True,
@@ -452,88 +436,70 @@ class PerftPosition(NamedTuple):
         return replay(deal(self.game, self.deal), self.moves.split())
 
 
-#: The positions of the perft table (tests/test_perft.py, docs/engine.md): two deals of each
-#: game, and one position of each game some moves in (found by biased random play, then
-#: written down), with cards on the foundations, empty piles, free cells taken or the stock
-#: half dealt.
+#: The moves that lead to the mid-game positions of the perft table (found by biased random
+#: play, then written down): cards on the foundations, empty piles, free cells taken, the
+#: stock partly dealt.
+RUSSIAN_2_MOVES = (
+    "tableau-3>tableau-0 4:tableau-4>tableau-0 tableau-0>tableau-2 tableau-0>foundation-3 "
+    "tableau-4>tableau-0 tableau-4>foundation-3 3:tableau-2>tableau-3 2:tableau-0>tableau-5 "
+    "3:tableau-2>tableau-0 2:tableau-0>tableau-1 tableau-6>tableau-5 tableau-0>foundation-0 "
+    "tableau-0>foundation-0 tableau-0>foundation-0 tableau-0>foundation-0"
+)
+DOUBLE_RUSSIAN_2_MOVES = (
+    "tableau-5>tableau-8 6:tableau-7>tableau-8 2:tableau-3>tableau-1 4:tableau-9>tableau-4 "
+    "2:tableau-2>tableau-5 7:tableau-8>tableau-6 5:tableau-0>tableau-7 2:tableau-7>tableau-3 "
+    "9:tableau-4>tableau-0 tableau-5>tableau-3 4:tableau-8>tableau-9 13:tableau-6>tableau-4 "
+    "7:tableau-0>tableau-8 7:tableau-4>tableau-9 5:tableau-9>tableau-6 3:tableau-4>tableau-1 "
+    "4:tableau-1>tableau-0 2:tableau-3>tableau-7 2:tableau-4>tableau-9 6:tableau-8>tableau-1 "
+    "3:tableau-2>tableau-0 2:tableau-3>tableau-0 2:tableau-4>tableau-5 tableau-4>tableau-9 "
+    "tableau-4>tableau-0 3:tableau-1>tableau-3 8:tableau-9>tableau-6 2:tableau-8>tableau-4 "
+    "2:tableau-6>tableau-4 tableau-8>tableau-5 2:tableau-9>tableau-8 10:tableau-6>tableau-5 "
+    "19:tableau-5>tableau-4 tableau-9>tableau-6 tableau-9>foundation-3 tableau-0>foundation-3 "
+    "tableau-0>foundation-3 tableau-0>foundation-3 tableau-0>foundation-3 "
+    "tableau-0>foundation-7"
+)
+DOUBLE_RAIL_3_MOVES = (
+    "stock>waste stock>waste stock>waste stock>waste stock>waste waste>tableau-0 stock>waste "
+    "stock>waste waste>tableau-3 tableau-4>tableau-3 tableau-0>tableau-4 tableau-4>tableau-0 "
+    "waste>tableau-4 waste>tableau-4 stock>waste stock>waste stock>waste stock>waste "
+    "stock>waste stock>waste waste>foundation-6 tableau-1>foundation-6 tableau-3>tableau-1 "
+    "tableau-1>tableau-3 2:tableau-3>tableau-1 2:tableau-1>tableau-3 waste>tableau-1 "
+    "tableau-4>tableau-1 tableau-2>tableau-4 tableau-0>tableau-2 stock>waste "
+    "tableau-2>tableau-0 waste>tableau-2 stock>waste stock>waste stock>waste stock>waste "
+    "stock>waste stock>waste stock>waste waste>foundation-3 tableau-4>foundation-3 "
+    "tableau-1>tableau-4 stock>waste tableau-4>tableau-1 stock>waste waste>tableau-0 "
+    "waste>tableau-0 tableau-1>tableau-4 tableau-4>tableau-1 tableau-4>tableau-0"
+)
+DOUBLE_FREECELL_2_MOVES = (
+    "tableau-2>cell-2 tableau-2>tableau-1 tableau-2>foundation-2 tableau-4>cell-5 "
+    "tableau-4>cell-0 tableau-4>cell-1 tableau-7>tableau-8 tableau-9>cell-3 "
+    "2:tableau-8>tableau-9 tableau-5>cell-4 cell-0>tableau-5 tableau-9>tableau-5 "
+    "tableau-5>tableau-9 tableau-2>tableau-5 tableau-8>cell-0 cell-0>tableau-8 tableau-4>cell-0 "
+    "tableau-4>foundation-3 tableau-4>tableau-9 cell-3>tableau-9 tableau-4>foundation-3 "
+    "cell-2>foundation-3 2:tableau-9>tableau-5 tableau-4>foundation-2 2:tableau-8>tableau-4 "
+    "3:tableau-4>tableau-3 tableau-4>tableau-3"
+)
+
+#: The two deals of each game in the perft table.
+PERFT_DEALS = (1, 617)
+
+
+def _perft_positions(
+    title: str, game: str, depth: int, deal_number: int, moves: str
+) -> list[PerftPosition]:
+    """A game's rows of the perft table: its two deals, then a deal some moves in."""
+    rows = [PerftPosition(f"{title}, deal {n}", game, n, "", depth) for n in PERFT_DEALS]
+    after = f"{title}, deal {deal_number} after {len(moves.split())} moves"
+    return [*rows, PerftPosition(after, game, deal_number, moves, depth)]
+
+
+#: The positions of the perft table (tests/test_perft.py, docs/engine.md), the depth each is
+#: counted to (Double FreeCell's depth 4 takes the engine about 25 s).
 PERFT_POSITIONS: tuple[PerftPosition, ...] = (
-    PerftPosition("Russian, deal 1", "russian", 1, "", 4),
-    PerftPosition("Russian, deal 617", "russian", 617, "", 4),
-    PerftPosition(
-        "Russian, deal 2 after 15 moves",
-        "russian",
-        2,
-        (
-            "tableau-3>tableau-0 4:tableau-4>tableau-0 tableau-0>tableau-2 tableau-0>foundation-3 "
-            "tableau-4>tableau-0 tableau-4>foundation-3 3:tableau-2>tableau-3 "
-            "2:tableau-0>tableau-5 3:tableau-2>tableau-0 2:tableau-0>tableau-1 "
-            "tableau-6>tableau-5 tableau-0>foundation-0 tableau-0>foundation-0 "
-            "tableau-0>foundation-0 tableau-0>foundation-0"
-        ),
-        4,
-    ),
-    PerftPosition("Double Russian, deal 1", "double-russian", 1, "", 4),
-    PerftPosition("Double Russian, deal 617", "double-russian", 617, "", 4),
-    PerftPosition(
-        "Double Russian, deal 2 after 40 moves",
-        "double-russian",
-        2,
-        (
-            "tableau-5>tableau-8 6:tableau-7>tableau-8 2:tableau-3>tableau-1 "
-            "4:tableau-9>tableau-4 2:tableau-2>tableau-5 7:tableau-8>tableau-6 "
-            "5:tableau-0>tableau-7 2:tableau-7>tableau-3 9:tableau-4>tableau-0 "
-            "tableau-5>tableau-3 4:tableau-8>tableau-9 13:tableau-6>tableau-4 "
-            "7:tableau-0>tableau-8 7:tableau-4>tableau-9 5:tableau-9>tableau-6 "
-            "3:tableau-4>tableau-1 4:tableau-1>tableau-0 2:tableau-3>tableau-7 "
-            "2:tableau-4>tableau-9 6:tableau-8>tableau-1 3:tableau-2>tableau-0 "
-            "2:tableau-3>tableau-0 2:tableau-4>tableau-5 tableau-4>tableau-9 tableau-4>tableau-0 "
-            "3:tableau-1>tableau-3 8:tableau-9>tableau-6 2:tableau-8>tableau-4 "
-            "2:tableau-6>tableau-4 tableau-8>tableau-5 2:tableau-9>tableau-8 "
-            "10:tableau-6>tableau-5 19:tableau-5>tableau-4 tableau-9>tableau-6 "
-            "tableau-9>foundation-3 tableau-0>foundation-3 tableau-0>foundation-3 "
-            "tableau-0>foundation-3 tableau-0>foundation-3 tableau-0>foundation-7"
-        ),
-        4,
-    ),
-    PerftPosition("Double Rail, deal 1", "double-rail", 1, "", 4),
-    PerftPosition("Double Rail, deal 617", "double-rail", 617, "", 4),
-    PerftPosition(
-        "Double Rail, deal 3 after 51 moves",
-        "double-rail",
-        3,
-        (
-            "stock>waste stock>waste stock>waste stock>waste stock>waste waste>tableau-0 "
-            "stock>waste stock>waste waste>tableau-3 tableau-4>tableau-3 tableau-0>tableau-4 "
-            "tableau-4>tableau-0 waste>tableau-4 waste>tableau-4 stock>waste stock>waste "
-            "stock>waste stock>waste stock>waste stock>waste waste>foundation-6 "
-            "tableau-1>foundation-6 tableau-3>tableau-1 tableau-1>tableau-3 2:tableau-3>tableau-1 "
-            "2:tableau-1>tableau-3 waste>tableau-1 tableau-4>tableau-1 tableau-2>tableau-4 "
-            "tableau-0>tableau-2 stock>waste tableau-2>tableau-0 waste>tableau-2 stock>waste "
-            "stock>waste stock>waste stock>waste stock>waste stock>waste stock>waste "
-            "waste>foundation-3 tableau-4>foundation-3 tableau-1>tableau-4 stock>waste "
-            "tableau-4>tableau-1 stock>waste waste>tableau-0 waste>tableau-0 tableau-1>tableau-4 "
-            "tableau-4>tableau-1 tableau-4>tableau-0"
-        ),
-        4,
-    ),
-    PerftPosition("Double FreeCell, deal 1", "double-freecell", 1, "", 3),
-    PerftPosition("Double FreeCell, deal 617", "double-freecell", 617, "", 3),
-    PerftPosition(
-        "Double FreeCell, deal 2 after 27 moves",
-        "double-freecell",
-        2,
-        (
-            "tableau-2>cell-2 tableau-2>tableau-1 tableau-2>foundation-2 tableau-4>cell-5 "
-            "tableau-4>cell-0 tableau-4>cell-1 tableau-7>tableau-8 tableau-9>cell-3 "
-            "2:tableau-8>tableau-9 tableau-5>cell-4 cell-0>tableau-5 tableau-9>tableau-5 "
-            "tableau-5>tableau-9 tableau-2>tableau-5 tableau-8>cell-0 cell-0>tableau-8 "
-            "tableau-4>cell-0 tableau-4>foundation-3 tableau-4>tableau-9 cell-3>tableau-9 "
-            "tableau-4>foundation-3 cell-2>foundation-3 2:tableau-9>tableau-5 "
-            "tableau-4>foundation-2 2:tableau-8>tableau-4 3:tableau-4>tableau-3 "
-            "tableau-4>tableau-3"
-        ),
-        3,
-    ),
+    *_perft_positions("Russian", "russian", 4, 2, RUSSIAN_2_MOVES),
+    *_perft_positions("Double Russian", "double-russian", 4, 2, DOUBLE_RUSSIAN_2_MOVES),
+    *_perft_positions("Double Rail", "double-rail", 4, 3, DOUBLE_RAIL_3_MOVES),
+    *_perft_positions("Double FreeCell", "double-freecell", 3, 2, DOUBLE_FREECELL_2_MOVES),
 )
 
 
