@@ -50,6 +50,10 @@ def wait_for_port(port: int, seconds: float) -> None:
     raise TimeoutError(f"nothing listens on port {port}")
 
 
+def survey_command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "solitaire", "survey", "russian", *args]
+
+
 def lines(path: Path) -> list[dict[str, object]]:
     if not path.exists():
         return []
@@ -70,21 +74,9 @@ def test_survey_on_a_cluster_survives_a_dead_worker(tmp_path: Path) -> None:
         workers = [start(*worker, env=env), start(*worker, env=env)]
         out = tmp_path / "russian.jsonl"
         run = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "solitaire",
-                "survey",
-                "russian",
-                "1",
-                str(DEALS),
-                "--budget",
-                "0.1",
-                "--scheduler",
-                address,
-                "--out",
-                str(out),
-            ],
+            survey_command(
+                "1", str(DEALS), "--budget", "0.1", "--scheduler", address, "--out", str(out)
+            ),
             env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -106,19 +98,7 @@ def test_survey_on_a_cluster_survives_a_dead_worker(tmp_path: Path) -> None:
         assert all(r["clock"] == "cpu" for r in records)  # CPU-second budgets by default
         # resumable: a second run against the cluster has nothing left to do
         again = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "solitaire",
-                "survey",
-                "russian",
-                "1",
-                str(DEALS),
-                "--scheduler",
-                address,
-                "--out",
-                str(out),
-            ],
+            survey_command("1", str(DEALS), "--scheduler", address, "--out", str(out)),
             env=env,
             capture_output=True,
             timeout=60,
@@ -134,20 +114,9 @@ def test_survey_on_a_cluster_survives_a_dead_worker(tmp_path: Path) -> None:
 
 def test_survey_without_a_scheduler_says_so() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "py")}
+    nobody = f"tcp://127.0.0.1:{free_port()}"
     done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "solitaire",
-            "survey",
-            "russian",
-            "1",
-            "2",
-            "--scheduler",
-            f"tcp://127.0.0.1:{free_port()}",
-            "--connect-timeout",
-            "2",
-        ],
+        survey_command("1", "2", "--scheduler", nobody, "--connect-timeout", "2"),
         env=env,
         capture_output=True,
         text=True,
