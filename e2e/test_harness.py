@@ -185,6 +185,7 @@ NOT_ON_THE_PAGE = {
     "__main__.py",
     "cli/__init__.py",
     "cli/solve.py",
+    "cli/survey.py",
     "solver/__init__.py",
     "solver/core.py",
     "solver/freecell.py",

@@ -12,7 +12,7 @@ from engine_support import run_cli
 
 from solitaire import STOCK, TABLEAU, WASTE, Game, Move, Position
 from solitaire.cards import RANKS, SUITS
-from solitaire.cli.solve import done_deals, survey
+from solitaire.cli.survey import done_deals, survey
 from solitaire.rules import GAMES
 from solitaire.solver import UNKNOWN, UNWINNABLE, WINNABLE, best_first, depth_first, solve
 from solitaire.solver.hints import heuristic_move, hint, is_winnable_deal, was_winnable

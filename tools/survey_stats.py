@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT / "py") not in sys.path:  # a checkout tool: the package need not be installed
     sys.path.insert(0, str(ROOT / "py"))
-from solitaire.cli.solve import read_survey  # noqa: E402
+from solitaire.cli.survey import read_survey  # noqa: E402
 from solitaire.rules import GAMES  # noqa: E402
 
 

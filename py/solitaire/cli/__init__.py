@@ -57,7 +57,7 @@ EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = []  # type:
 
 # Modules that add subcommands when they are there (imported when the parser is built, so that
 # importing the engine never imports them; a missing module is skipped, a broken one is an error).
-OPTIONAL_COMMANDS = ("solve",)
+OPTIONAL_COMMANDS = ("solve", "survey")
 
 
 def _load_optional_commands() -> None:
