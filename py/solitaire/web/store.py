@@ -38,7 +38,7 @@ NAME = "solitaire."  # every key: <scope> + NAME + name
 ADOPTED = "solitaire.adopted"  # unscoped: the scope that took the unscoped keys
 QUARANTINE = "quarantine."  # <scope>solitaire.quarantine.<name>: an unreadable document
 VERSION = 1  # the "v" of the page's documents (the engine's save has its own "format")
-MAX_GAME_CHARS = 2_000_000  # a game save: ~20 characters a move; 100,000 moves fit
+MAX_GAME_CHARS = 1_000_000  # a game save: ~20 characters a move; 50,000 moves fit
 MAX_SMALL_CHARS = 20_000  # settings, statistics, the last game
 MAX_REVISION = 2**53  # exact in a JavaScript number
 MAX_COUNT = 10**12  # far above any real count of deals
@@ -268,6 +268,12 @@ def _version(doc: Any) -> Any:
     return doc.get("v", VERSION) if isinstance(doc, dict) else VERSION
 
 
+def _body(saved: Saved) -> str:
+    """What a game save holds besides its version and revision, as text to compare."""
+    doc = {"save": saved.game.to_json(), "counted": saved.counted, "recorded": saved.recorded}
+    return json.dumps(doc, separators=(",", ":"))
+
+
 def _is_newer(version: Any) -> bool:
     return type(version) is int and version > VERSION
 
@@ -283,6 +289,7 @@ class Store:
         self.persistent = persistent  # False: a stand-in for blocked storage, lost on reload
         self.notices: list[str] = []
         self.revisions: dict[str, int] = {}  # a game key's revision this page last read/wrote
+        self.bodies: dict[str, str] = {}  # and that save's content (``_body``)
         self.held: set[str] = set()  # names holding a newer version's document: never written
         self.write_error: str | None = None  # why the last write failed; None once one works
 
@@ -455,6 +462,7 @@ class Store:
             self._quarantine(name, what, reason or type(error).__name__, "a new game starts")
             return None
         self.revisions[name] = revision
+        self.bodies[name] = _body(saved)
         return saved
 
     @staticmethod
@@ -507,17 +515,15 @@ class Store:
         known = self.revisions.get(name, 0)
         if stored > known:
             return "newer"
+        body = _body(saved)
+        if stored == known and self.bodies.get(name) == body:
+            return "saved"  # unchanged: a new revision would only make other tabs reload
         revision = known + 1
-        doc = {
-            "v": VERSION,
-            "rev": revision,
-            "save": saved.game.to_json(),
-            "counted": saved.counted,
-            "recorded": saved.recorded,
-        }
+        doc = {"v": VERSION, "rev": revision, **json.loads(body)}
         if not self._write(name, doc):
             return "failed"
         self.revisions[name] = revision
+        self.bodies[name] = body
         return "saved"
 
     def newer_game(self, game_id: str) -> Saved | None:
