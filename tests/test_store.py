@@ -344,6 +344,18 @@ def test_a_stale_tab_follows_the_newer_game() -> None:
     assert len(stored["save"]["steps"]) == 3
 
 
+def test_a_new_deal_in_another_tab_is_followed_with_its_address() -> None:
+    backend = MemoryBackend()
+    a, b = controller(Store(backend)), controller(Store(backend))
+    a.new_deal()
+    a.take_effects()
+    assert a.game.deal == 77
+    b.tabs.storage_changed("game.russian")
+    effects = b.take_effects()
+    assert b.game.deal == 77
+    assert fx.SetAddress("#russian/77", False) in effects
+
+
 def test_settings_follow_another_tab() -> None:
     backend = MemoryBackend()
     a, b = controller(Store(backend)), controller(Store(backend))
@@ -387,7 +399,7 @@ def test_a_failed_save_is_told_until_saving_works_again(message: str, said: str)
     problem = store.problem()
     assert problem is not None
     assert said in problem
-    assert "keep playing" in problem
+    assert "Keep playing" in problem
     c.play(any_move(c.game))  # the game goes on
     assert c.game.move_count == 2
     backend.message = None

@@ -371,20 +371,20 @@ class Store:
         if not self.persistent:
             return (
                 "Your progress is not being saved: this browser does not let the page store "
-                "anything (private browsing, or site data blocked for this site). You can keep "
-                "playing, but closing or reloading the page loses this game; allow site data "
-                "for this site to keep your games."
+                "anything (private browsing, or site data blocked). Keep playing, but a reload "
+                "loses this game; allow site data for this site to keep your games."
             )
         if self.write_error == "full":
             return (
-                "Your progress is not being saved: the browser's storage for this site is full. "
-                "You can keep playing; saving starts again by itself once there is room (clear "
-                "the stored data of other pages of this site, or of this site's old games)."
+                "Your progress is not being saved: the browser's storage for this site is full "
+                "(other pages on this site share it). Keep playing: saving starts again by "
+                "itself once there is room, e.g. after clearing the data another page of this "
+                "site keeps."
             )
         if self.write_error:
             return (
-                "Your progress is not being saved: the browser refused to store it. You can "
-                "keep playing; saving starts again by itself as soon as the browser allows it."
+                "Your progress is not being saved: the browser refused to store it. Keep "
+                "playing: saving starts again by itself as soon as the browser allows it."
             )
         return None
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .state import Redraw
+from .state import Redraw, SetAddress, Title
+from .text import format_hash
 
 if TYPE_CHECKING:
     from .controller import Controller
@@ -45,6 +46,7 @@ class TabSync:
                 or game.move_count != c.game.move_count
                 or game.can_redo != c.game.can_redo
             )
+            other_deal = game.deal != c.game.deal or game.start != c.game.start
             game.automove = c.settings.automove
             c.cancel_drag()
             c.ui.selection = None
@@ -53,6 +55,9 @@ class TabSync:
                 c.ui.last_tick = None  # the clock runs again from this tab's next move
                 c.ui.last_tap = None
                 c.emit(Redraw())
+                if other_deal:  # the other tab dealt a new game: the address names it
+                    c.emit(SetAddress(format_hash(c.game_id, game.deal), False))
+                    c.emit(Title(f"{c.describe_table()} · Solitaire"))
                 c.position_changed()
                 c.toast(FOLLOWED, info=True)
                 c.announce(FOLLOWED)
