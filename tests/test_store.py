@@ -206,6 +206,16 @@ def test_newer_settings_and_statistics_are_held() -> None:
     assert len(store.notices) == 2
 
 
+@pytest.mark.parametrize("version", ["2", 0, 1.0, True, None])
+def test_a_version_that_is_not_a_known_integer_is_unreadable(version: Any) -> None:
+    text = json.dumps({"v": version, "theme": "dark"})
+    backend = MemoryBackend({"solitaire.settings": text})
+    store = Store(backend)
+    assert store.load_settings() == Settings()
+    assert "unknown version" in store.notices[0]
+    assert backend.data == {"solitaire.quarantine.settings": text}
+
+
 def test_unversioned_documents_migrate() -> None:
     """Settings and statistics written before they carried "v", and game saves written before
     revisions, are read as version 1 and written back with it."""

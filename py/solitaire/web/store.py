@@ -338,8 +338,12 @@ class Store:
         except BadDocument as error:
             self._quarantine(name, what, str(error), then)
             return None
-        if _is_newer(_version(doc)):
+        version = _version(doc)
+        if _is_newer(version):
             self._hold(name, what)
+            return None
+        if type(version) is not int or version != VERSION:
+            self._quarantine(name, what, "it has an unknown version", then)
             return None
         return doc
 
