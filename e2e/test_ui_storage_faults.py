@@ -15,7 +15,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from serve import SiteServer
 from ui_helpers import KEY_LAST, KEY_SETTINGS, board, card, game_key, stats_key
 
-from solitaire import Game
+from solitaire import Game, Position
 
 DEEP = "[" * 10000 + "]" * 10000  # fatal in Pyodide's json.loads when parsed unmeasured
 SHOTS = Path("/tmp/storage-shots")
@@ -236,20 +236,39 @@ def test_blocked_storage_is_told_and_the_game_plays(page: Page) -> None:
     shot(page, "blocked-desktop")
 
 
+def tap_a_move(page: Page, position: Position) -> None:
+    """A finger's tap on a card that can move (on a phone a tap plays it at once)."""
+    move = ui.tableau_move(position)
+    index = len(position.pile(move.source)) - move.count
+    box = card(page, move.source, index).bounding_box()
+    assert box is not None
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + 8)
+
+
 def test_blocked_storage_on_a_phone(phone_page: Page) -> None:
     page = phone_page
     page.context.add_init_script(BLOCK)
     open_game(page, "russian", 21)
     bar = page.locator("#save-problem")
     expect(bar).to_be_visible()
-    move = ui.tableau_move(Game.new("russian", 21).position)
-    index = len(Game.new("russian", 21).position.pile(move.source)) - move.count
-    box = card(page, move.source, index).bounding_box()
-    assert box is not None
-    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + 8)  # tap-to-move on a phone
+    tap_a_move(page, Position.deal_of("russian", 21))
     expect(page.locator("#st-moves")).to_have_text("1")
     expect(bar).to_be_visible()
     shot(page, "blocked-phone")
+
+
+def test_two_tabs_on_a_phone(phone_page: Page) -> None:
+    page = phone_page
+    open_game(page, "russian", 21)
+    other = page.context.new_page()
+    open_game(other, "russian", 21)
+    tap_a_move(page, Position.deal_of("russian", 21))
+    expect(page.locator("#st-moves")).to_have_text("1")
+    expect(other.locator("#st-moves")).to_have_text("1")
+    expect(other.locator("#toast")).to_contain_text("another tab")
+    assert ui.dom_piles(other) == ui.dom_piles(page)
+    shot(other, "followed-phone")
+    other.close()
 
 
 def test_stats_reset_mid_deal_then_a_win_stays_readable(page: Page) -> None:
