@@ -117,6 +117,7 @@ def test_settings_persist(page: Page) -> None:
         "table": "green",
         "sound": False,
         "showTimer": True,
+        "v": 1,  # the version of the page's documents (docs/save-format.md)
     }
 
     page.reload(wait_until="domcontentloaded")

@@ -13,17 +13,19 @@ from solitaire import Game, Move, Position, card_name
 from solitaire.piles import PileRef
 from solitaire.web.layout import layout
 
-#: The page's localStorage keys (py/solitaire/web/store.py).
-KEY_SETTINGS = "solitaire.settings"
-KEY_LAST = "solitaire.last"
+#: The page's localStorage keys (py/solitaire/web/store.py) for the site served at the root:
+#: every key starts with the directory of the page's address ("/").
+SCOPE = "/"
+KEY_SETTINGS = f"{SCOPE}solitaire.settings"
+KEY_LAST = f"{SCOPE}solitaire.last"
 
 
 def game_key(game: str) -> str:
-    return f"solitaire.game.{game}"
+    return f"{SCOPE}solitaire.game.{game}"
 
 
 def stats_key(game: str) -> str:
-    return f"solitaire.stats.{game}"
+    return f"{SCOPE}solitaire.stats.{game}"
 
 
 def saved_doc(game: Game, counted: bool = False, recorded: bool = False) -> str:

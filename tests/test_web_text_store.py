@@ -109,7 +109,13 @@ def test_store_round_trips_and_drops_bad_entries() -> None:
     assert rail.game.move_count == 1
     assert store.load_game("double-freecell") is None  # a Russian save under Double FreeCell
     assert len(store.notices) == 4
-    assert set(backend.data) == {"solitaire.game.double-rail"}
+    # each unreadable text is moved aside, unchanged, under its quarantine key
+    assert set(backend.data) == {"solitaire.game.double-rail"} | {
+        "solitaire.quarantine." + k.removeprefix("solitaire.")
+        for k in bad
+        if k != "solitaire.game.double-rail"
+    }
+    assert backend.data["solitaire.quarantine.game.russian"] == "[1, 2"
 
     tampered = Game.new("double-rail", 1).to_json()
     tampered["steps"] = [[str(Move(STOCK, TABLEAU[0]))]]

@@ -29,7 +29,7 @@ from .dom import Messages, StatusView, by_id
 from .keyboard import KeyboardInput
 from .pointer import PointerInput
 from .solver_client import SolverClient, SolverUnavailable, WinnableLists
-from .store import MemoryBackend, Store
+from .store import MemoryBackend, Store, scope_of
 from .wiring import Wiring
 
 HINT_SHOW_MS = 4000  # the hinted move stays marked this long (or until the next change)
@@ -37,12 +37,19 @@ RETURN_MS = 320  # a refused drag glides back for this long
 FINISH_DELAY_MS = 150
 
 
-def _storage() -> Any:
+def _store() -> Store:
+    """The page's store: localStorage under the page's directory, or, when the browser blocks
+    localStorage, a stand-in in memory that says progress is not being saved."""
+    scope = scope_of(str(window.location.pathname))
     try:
         backend: Any = window.localStorage
     except Exception:
-        return MemoryBackend()
-    return MemoryBackend() if backend is None else backend
+        backend = None
+    if backend is None:
+        return Store(MemoryBackend(), scope, persistent=False)
+    store = Store(backend, scope)
+    store.adopt_unscoped()
+    return store
 
 
 class App:
@@ -52,7 +59,7 @@ class App:
         self.solver = SolverClient()  # the worker starts on first use (hint or stuck game)
         self.winnable = WinnableLists()
         self.controller = Controller(
-            Store(_storage()), self.winnable, self.view, lambda: float(js.performance.now())
+            _store(), self.winnable, self.view, lambda: float(js.performance.now())
         )
         self.player = StepPlayer(self.view, lambda: self.controller.position)
         self.status = StatusView(self.board_el)
@@ -81,6 +88,7 @@ class App:
         )
         listen(document, "visibilitychange", self.on_visibility)
         listen(window, "pagehide", lambda ev: self.persist())
+        listen(window, "storage", self.on_storage)
         self._p_persist = self._proxy(self.on_persist_timer)
         self._p_return = self._proxy(lambda *a: self.view.clear_returning())
         self._p_finish = self._proxy(lambda *a: self.act(self.controller.auto_finish_due))
@@ -115,6 +123,7 @@ class App:
             self.carry_out(effect)
         self.draw_marks()
         self.status.render(self.controller.game, self.controller.ui)
+        self.messages.save_problem(self.controller.store.problem())
 
     def draw_marks(self) -> None:
         self.view.set_marks(*self.controller.ui.marks())
@@ -201,7 +210,17 @@ class App:
         if self.persist_timer is not None:
             js.clearTimeout(self.persist_timer)
             self.persist_timer = None
-        self.controller.persist()
+        if self.controller.persist() == "newer":  # another tab saved later: show its game
+            self.act(self.controller.tabs.follow_game)
+        self.messages.save_problem(self.controller.store.problem())
+
+    def on_storage(self, ev: Any) -> None:
+        """Another tab of this origin wrote to localStorage."""
+        key = ev.key
+        name = None if key is None else self.controller.store.name_of(str(key))
+        if key is None or name is not None:
+            self.act(self.controller.tabs.storage_changed, name)
+            self.apply_settings()
 
     def on_persist_timer(self, *args: Any) -> None:
         self.persist_timer = None
@@ -229,6 +248,7 @@ class App:
             self.persist()
         else:
             self.controller.shown_again()
+            self.act(self.controller.tabs.follow_game)
 
     # ------------------------------------------------------------------ toolbar and menu
 

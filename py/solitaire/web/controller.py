@@ -49,7 +49,8 @@ from .state import (
     Verdict,
     WarmSolver,
 )
-from .store import Saved, Settings, Store
+from .store import Saved, SaveResult, Settings, Store
+from .tab_sync import TabSync
 from .text import (
     clock,
     describe_group,
@@ -106,13 +107,15 @@ class Controller:
         self.now = now  # milliseconds (performance.now() in the page)
         self.random_playable = random_deal
         self.settings: Settings = store.load_settings()
-        self.saved = Saved(Game.new(DEFAULT_GAME, 1))
+        self.saved = Saved(Game.new(DEFAULT_GAME, 1))  # a placeholder: never saved
+        self.loaded = False  # a real game is on the table (open_game): saving may begin
         self.table: Layout = layout(self.game.position.rules)
         self.ui = UIState()
         self.effects: list[Effect] = []
         self.coarse_pointer = False  # the device's primary pointer is a finger
         self.gestures = Gestures(self)  # pointer intents
         self.advice = Advice(self)  # hint and "Was it winnable?" intents
+        self.tabs = TabSync(self)  # follows what other tabs save
 
     # ------------------------------------------------------------------ reading
 
@@ -204,6 +207,7 @@ class Controller:
             chosen = Saved(Game.new(game_id, number, automove=self.settings.automove))
         chosen.game.automove = self.settings.automove
         self.saved = chosen
+        self.loaded = True
         self.table = layout(chosen.game.position.rules)
         ui = self.ui
         ui.last_tick = None
@@ -289,8 +293,11 @@ class Controller:
         self.position_changed()
         self.announce("Restarted.")
 
-    def persist(self) -> None:
-        self.store.save_game(self.saved)
+    def persist(self) -> SaveResult | None:
+        """Save the game (None: not before a real game is loaded; see ``Store.save_game``)."""
+        if not self.loaded:
+            return None
+        return self.store.save_game(self.saved)
 
     def settings_changed(self, settings: Settings) -> None:
         self.settings = settings

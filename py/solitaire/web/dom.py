@@ -131,13 +131,14 @@ class StatusView:
 
 
 class Messages:
-    """The toast over the table, the live region, and the notice bar."""
+    """The toast over the table, the live region, the notice bar and the saving-problem bar."""
 
     def __init__(self, hide_toast: Any) -> None:
         self.p_hide = hide_toast  # a proxy of ``hide_toast``
         self.toast_timer: Any = None
         self.toast_info = False
         self.flip = False
+        self.save_problem_text: str | None = None
 
     def announce(self, text: str) -> None:
         # A trailing no-break space that alternates makes repeated messages be read again.
@@ -171,3 +172,10 @@ class Messages:
 
     def hide_notice(self) -> None:
         by_id("notice").hidden = True
+
+    def save_problem(self, text: str | None) -> None:
+        """The bar that stays while progress cannot be saved (``Store.problem``)."""
+        if text != self.save_problem_text:
+            self.save_problem_text = text
+            by_id("save-problem-text").textContent = text or ""
+            by_id("save-problem").hidden = text is None
