@@ -174,6 +174,9 @@ class App:
             self.player.after(lambda: self.dialogs.show_won(self.messages.announce))
         elif isinstance(effect, fx.AutoFinish):
             self.player.after(lambda: js.setTimeout(self._p_finish, FINISH_DELAY_MS))
+        elif isinstance(effect, fx.ShowHelp):
+            self.dialogs.show_rules()
+            by_id("shortcuts").scrollIntoView()
         elif isinstance(effect, fx.ShowHint):
             if self.hint_timer is not None:
                 js.clearTimeout(self.hint_timer)

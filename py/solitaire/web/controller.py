@@ -41,6 +41,7 @@ from .state import (
     SetAddress,
     Shake,
     Show,
+    ShowHelp,
     ShowWon,
     Status,
     Title,
@@ -570,26 +571,42 @@ class Controller:
         index: int | None = None,
     ) -> bool:
         """A key press; returns True when it was handled (the page then prevents its default).
-        ``pile``/``index``: the focused card or pile when the focus is on the board."""
-        if ctrl and not in_dialog and not typing and not alt:
-            lower = key.lower()
-            if lower == "z" and not shift:
-                self.undo()
-                return True
-            if (lower == "z" and shift) or lower == "y":
-                self.redo()
-                return True
-        if key == "Escape" and not in_dialog and self.put_back():
-            return True
-        if in_dialog or typing or ctrl or alt:
+
+        The shortcuts (Ctrl+Z, Ctrl+Shift+Z / Ctrl+Y, H, N, ?, Escape) work wherever the focus
+        is (the game picker and the buttons included), except while ``typing`` in a text field
+        or with a dialog open (``in_dialog``). Arrows, Enter/Space and F act on the board's
+        focused card or pile (``pile``/``index``; ``on_board``). A held key's repeats
+        (``repeat``) do not ask again for a hint, a new deal or the help."""
+        if in_dialog or typing or alt:
             return False
-        if key in ("h", "H") and not repeat:
-            self.advice.hint()
+        if ctrl:
+            return self.ctrl_key(key.lower(), shift)
+        if key == "Escape":
+            return self.put_back()
+        if key in GLOBAL_KEYS:
+            if not repeat:
+                GLOBAL_KEYS[key](self)
             return True
         if not on_board:
             return False
         if pile is None:
             pile, index = self.default_focus()
+        elif index is None:
+            index = self.top_index(pile)  # the pile itself (its empty area): its top card
+        return self.board_key(key, pile, index)
+
+    def ctrl_key(self, lower: str, shift: bool) -> bool:
+        """Ctrl (or Cmd) + ``lower``: undo, redo; anything else is the browser's."""
+        if lower == "z" and not shift:
+            self.undo()
+        elif (lower == "z" and shift) or lower == "y":
+            self.redo()
+        else:
+            return False
+        return True
+
+    def board_key(self, key: str, pile: PileRef, index: int | None) -> bool:
+        """A key on the board's focused card (``pile``, ``index``; None: the empty pile)."""
         if key in ("ArrowLeft", "ArrowRight"):
             new = self.table.step(pile, 1 if key == "ArrowRight" else -1)
             self.emit(Focus(new, self.top_index(new)))
@@ -604,6 +621,10 @@ class Controller:
         else:
             return False
         return True
+
+    def show_help(self) -> None:
+        """The ? key: the help (the rules, with the keyboard shortcuts)."""
+        self.emit(ShowHelp())
 
     def default_focus(self) -> tuple[PileRef, int | None]:
         return TABLEAU[0], self.top_index(TABLEAU[0])
@@ -637,3 +658,13 @@ class Controller:
             self.emit(Focus(selection.pile, selection.index))
         else:
             self.emit(Focus(pile, self.top_index(pile)))
+
+
+#: Keys that act wherever the focus is (not in a text field or a dialog), without Ctrl or Alt.
+GLOBAL_KEYS: dict[str, Callable[[Controller], None]] = {
+    "h": lambda c: c.advice.hint(),
+    "H": lambda c: c.advice.hint(),
+    "n": Controller.new_deal,
+    "N": Controller.new_deal,
+    "?": Controller.show_help,
+}

@@ -258,6 +258,11 @@ class AutoFinish(Effect):
 
 
 @dataclass(frozen=True)
+class ShowHelp(Effect):
+    """Open the help (the rules dialog) at its list of keyboard shortcuts."""
+
+
+@dataclass(frozen=True)
 class ShowHint(Effect):
     """The hinted move is marked: clear it after a while."""
 
