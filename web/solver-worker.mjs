@@ -1,0 +1,193 @@
+/* The solver's worker: a plain module worker that loads the vendored Pyodide itself, imports
+   the solver (py/solitaire/web/solver_worker.py) and answers the page's calls, so that a search
+   never freezes the board. The page's side is py/solitaire/web/solver_client.py.
+
+   Why not a PyScript worker: PyScript boots a worker's Pyodide from scratch every time (its
+   worker bootstrap cannot restore a memory snapshot) and runs part of that start on the main
+   thread. This worker restores the solver from a memory snapshot on later visits: Pyodide's
+   memory taken right after the solver's modules were imported, so a restored worker has
+   nothing left to start (docs/performance.md, "First hint").
+
+   Messages, all JSON strings:
+   - page -> worker, first: {"start": {"save": bool}}. "save": the page is controlled by the
+     service worker (the visitor will likely come back), so a fresh boot may store a snapshot;
+     never otherwise, so that one-off visitors do not pay for it.
+   - worker -> page: {"ready": {"boot": "snapshot" | "fresh", "snapshot": "restored" |
+     "saved" | "failed" | "bad" | "none", "ms": boot milliseconds}} or {"failed": "reason"}.
+   - page -> worker: {"id": n, "name": "hint" | ..., "args": [...]}; worker -> page:
+     {"id": n, "result": "<the function's JSON answer>"} or {"id": n, "error": "reason"}.
+   Calls run one at a time, in the order they came.
+
+   The snapshot lives in the page's snapshot cache ("pyodide-snapshot-<Pyodide version>",
+   web/pyodide-boot.mjs) under a key naming a digest of the solver's Python files, so a deploy
+   that changes them never restores old code (the snapshots of other code are deleted when a
+   new one is saved). A snapshot that cannot be restored (garbage, another Pyodide build) is
+   deleted and the worker boots normally; that is no error (console.info only). */
+import { loadPyodide, version } from "../vendor/pyodide/pyodide.mjs";
+
+const INDEX_URL = new URL("../vendor/pyodide/", import.meta.url).href;
+const SITE_URL = new URL("../", import.meta.url).href;
+/* The build's files map for workers: {URL: interpreter path} of every Python file of the
+   package and its bytecode (tools/build_site.py). */
+const FILES_URL = new URL("../pyscript-worker.json", import.meta.url).href;
+const CACHE_NAME = `pyodide-snapshot-${version}`;
+const KEY_PREFIX = `${INDEX_URL}solver-memory-snapshot?code=`;
+/* Imported before a snapshot is taken (and at every fresh boot): the worker's module and every
+   solver family (the solver imports a game's family module on its first search). */
+const WARM_UP = `
+import solitaire.web.solver_worker
+from solitaire.rules import GAMES
+from solitaire.solver.core import family_module
+for _rules in GAMES.values():
+    family_module(_rules)
+del _rules, family_module, GAMES
+`;
+
+async function fetchOk(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${response.statusText}`);
+  return response;
+}
+
+/* [[path, bytes], ...] of the files map, and a hex SHA-256 of all of them (the snapshot key). */
+async function fetchFiles() {
+  const map = (await (await fetchOk(FILES_URL)).json()).files || {};
+  const files = await Promise.all(
+    Object.entries(map).map(async ([url, path]) => {
+      const data = await (await fetchOk(new URL(url, SITE_URL))).arrayBuffer();
+      return [path, new Uint8Array(data)];
+    }),
+  );
+  files.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const encoder = new TextEncoder();
+  const parts = files.flatMap(([path, data]) => [encoder.encode(`${path}\0${data.length}\0`), data]);
+  const all = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    all.set(part, at);
+    at += part.length;
+  }
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", all));
+  const hex = [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return { files, digest: hex.slice(0, 32) };
+}
+
+function writeFiles(py, files) {
+  const { FS } = py;
+  const cwd = FS.cwd();
+  for (const [path, data] of files) {
+    const file = path.startsWith("/") ? path : `${cwd}/${path.replace(/^\.\//, "")}`;
+    FS.mkdirTree(file.slice(0, file.lastIndexOf("/")));
+    FS.writeFile(file, data);
+  }
+}
+
+async function openCache() {
+  try {
+    return await caches.open(CACHE_NAME);
+  } catch {
+    return null; // no Cache Storage: every boot is a fresh one
+  }
+}
+
+async function cachedSnapshot(cache, key) {
+  try {
+    const hit = await cache.match(key);
+    return hit ? new Uint8Array(await hit.arrayBuffer()) : null;
+  } catch {
+    return null;
+  }
+}
+
+const quiet = { stdout: () => {}, stderr: (line) => console.info(line) };
+
+/* Restores the snapshot; null (and the entry deleted) if it cannot be restored. */
+async function restore(cache, key, snapshot, files) {
+  try {
+    const py = await loadPyodide({ ...quiet, indexURL: INDEX_URL, _loadSnapshot: snapshot });
+    writeFiles(py, files); // for any module imported later than the snapshot
+    // The snapshot holds the random generator's state: reseed (the FreeCell search uses it).
+    py.runPython("import random; random.seed(); import solitaire.web.solver_worker");
+    return py;
+  } catch (err) {
+    console.info("Solver memory snapshot not usable; deleted, starting normally.", err);
+    await cache.delete(key).catch(() => {});
+    return null;
+  }
+}
+
+async function saveSnapshot(cache, key, py) {
+  try {
+    const snapshot = py.makeMemorySnapshot();
+    for (const request of await cache.keys()) {
+      if (request.url.startsWith(KEY_PREFIX) && request.url !== key) await cache.delete(request);
+    }
+    await cache.put(key, new Response(snapshot));
+    return "saved";
+  } catch (err) {
+    console.info("Solver memory snapshot not made:", err);
+    return "failed";
+  }
+}
+
+async function boot(options) {
+  const t0 = performance.now();
+  const { files, digest } = await fetchFiles();
+  const key = KEY_PREFIX + digest;
+  const cache = await openCache();
+  const snapshot = cache && (await cachedSnapshot(cache, key));
+  let py = snapshot && (await restore(cache, key, snapshot, files));
+  let outcome = snapshot ? (py ? "restored" : "bad") : "none";
+  const boot = py ? "snapshot" : "fresh";
+  if (!py) {
+    const save = Boolean(options.save && cache);
+    py = await loadPyodide({ ...quiet, indexURL: INDEX_URL, _makeSnapshot: save });
+    writeFiles(py, files);
+    py.runPython(WARM_UP);
+    if (save) outcome = await saveSnapshot(cache, key, py);
+  }
+  const module = py.pyimport("solitaire.web.solver_worker");
+  const exported = new Set(module.__export__.toJs());
+  return { module, exported, info: { boot, snapshot: outcome, ms: Math.round(performance.now() - t0) } };
+}
+
+let started = null;
+
+function answer(message) {
+  postMessage(JSON.stringify(message));
+}
+
+async function handle(message) {
+  if (message.start) {
+    if (started) return;
+    started = boot(message.start);
+    try {
+      answer({ ready: (await started).info });
+    } catch (err) {
+      answer({ failed: String(err && err.message ? err.message : err) });
+    }
+    return;
+  }
+  const { id, name, args } = message;
+  try {
+    if (!started) throw new Error("the solver was not started");
+    const { module, exported } = await started;
+    if (!exported.has(name)) throw new Error(`no such call: ${name}`);
+    answer({ id, result: String(module[name](...(args || []))) });
+  } catch (err) {
+    answer({ id, error: String(err && err.message ? err.message : err) });
+  }
+}
+
+/* One message at a time, in order: a call that comes while the worker boots or searches waits
+   for the ones before it. */
+let queue = Promise.resolve();
+self.onmessage = (event) => {
+  let message;
+  try {
+    message = JSON.parse(String(event.data));
+  } catch {
+    return; // not ours
+  }
+  queue = queue.then(() => handle(message));
+};
