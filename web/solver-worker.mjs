@@ -32,15 +32,15 @@ const SITE_URL = new URL("../", import.meta.url).href;
 const FILES_URL = new URL("../pyscript-worker.json", import.meta.url).href;
 const CACHE_NAME = `pyodide-snapshot-${version}`;
 const KEY_PREFIX = `${INDEX_URL}solver-memory-snapshot?code=`;
-/* Imported before a snapshot is taken (and at every fresh boot): the worker's module and every
-   solver family (the solver imports a game's family module on its first search). */
+/* Run at every boot before the worker says it is ready (solver_worker.warm_up: every solver
+   family imported, a short search in each game), so that the player's first hint costs what
+   later ones do; at a fresh boot, before the snapshot is taken, so the snapshot holds it all. */
 const WARM_UP = `
-import solitaire.web.solver_worker
-from solitaire.rules import GAMES
-from solitaire.solver.core import family_module
-for _rules in GAMES.values():
-    family_module(_rules)
-del _rules, family_module, GAMES
+import gc
+import solitaire.web.solver_worker as _worker
+_worker.warm_up()
+del _worker
+gc.collect()
 `;
 
 async function fetchOk(url) {
@@ -107,7 +107,8 @@ async function restore(cache, key, snapshot, files) {
     const py = await loadPyodide({ ...quiet, indexURL: INDEX_URL, _loadSnapshot: snapshot });
     writeFiles(py, files); // for any module imported later than the snapshot
     // The snapshot holds the random generator's state: reseed (the FreeCell search uses it).
-    py.runPython("import random; random.seed(); import solitaire.web.solver_worker");
+    py.runPython("import random; random.seed()");
+    py.runPython(WARM_UP); // the search code's first run in this worker
     return py;
   } catch (err) {
     console.info("Solver memory snapshot not usable; deleted, starting normally.", err);
@@ -140,7 +141,8 @@ async function boot(options) {
   let outcome = snapshot ? (py ? "restored" : "bad") : "none";
   const boot = py ? "snapshot" : "fresh";
   if (!py) {
-    const save = Boolean(options.save && cache);
+    // not right after a bad snapshot: the next visit saves one
+    const save = Boolean(options.save && cache && outcome === "none");
     py = await loadPyodide({ ...quiet, indexURL: INDEX_URL, _makeSnapshot: save });
     writeFiles(py, files);
     py.runPython(WARM_UP);

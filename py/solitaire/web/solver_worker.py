@@ -18,7 +18,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from solitaire.position import Position
+from solitaire.rules import GAMES
 from solitaire.solver import hints
+
+#: Seconds of search per game in ``warm_up``.
+WARM_UP_BUDGET = 0.05
 
 
 def _call(fn: Any, *args: Any) -> str:
@@ -46,6 +51,18 @@ def is_winnable_deal(game_id: str, deal: int, budget_seconds: float = 10.0) -> s
 def ping() -> str:
     """Returns ``'"ready"'`` once the worker has imported the engine and the solver."""
     return json.dumps("ready")
+
+
+def warm_up(budget_seconds: float = WARM_UP_BUDGET) -> str:
+    """A short hint on the first deal of every game, run by the worker before it says it is
+    ready: it imports every solver family and builds the tables that a game's first search
+    would otherwise build (kept in the worker's memory snapshot), and runs the interpreter's
+    search code once in this worker, so that the player's first hint costs what later ones
+    do (docs/performance.md, "First hint"). Returns the kinds of answers, by game."""
+    kinds = {}
+    for game_id in GAMES:
+        kinds[game_id] = hints.hint(Position.deal_of(game_id, 1), float(budget_seconds))["kind"]
+    return json.dumps(kinds)
 
 
 # The calls the worker answers (web/solver-worker.mjs refuses any other name).
