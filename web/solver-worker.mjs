@@ -23,14 +23,15 @@
    that changes them never restores old code (the snapshots of other code are deleted when a
    new one is saved). A snapshot that cannot be restored (garbage, another Pyodide build) is
    deleted and the worker boots normally; that is no error (console.info only). */
-import { loadPyodide, version } from "../vendor/pyodide/pyodide.mjs";
+import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
+/* Shared with the page's interpreter module (which starts nothing when imported in a worker). */
+import { CACHE_NAME, fetchOk, writeFiles } from "./pyodide-boot.mjs";
 
 const INDEX_URL = new URL("../vendor/pyodide/", import.meta.url).href;
 const SITE_URL = new URL("../", import.meta.url).href;
 /* The build's files map for workers: {URL: interpreter path} of every Python file of the
    package and its bytecode (tools/build_site.py). */
 const FILES_URL = new URL("../pyscript-worker.json", import.meta.url).href;
-const CACHE_NAME = `pyodide-snapshot-${version}`;
 const KEY_PREFIX = `${INDEX_URL}solver-memory-snapshot?code=`;
 /* Run at every boot before the worker says it is ready (solver_worker.warm_up: every solver
    family imported, a short search in each game), so that the player's first hint costs what
@@ -42,12 +43,6 @@ _worker.warm_up()
 del _worker
 gc.collect()
 `;
-
-async function fetchOk(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${response.statusText}`);
-  return response;
-}
 
 /* [[path, bytes], ...] of the files map, and a hex SHA-256 of all of them (the snapshot key). */
 async function fetchFiles() {
@@ -70,16 +65,6 @@ async function fetchFiles() {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", all));
   const hex = [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
   return { files, digest: hex.slice(0, 32) };
-}
-
-function writeFiles(py, files) {
-  const { FS } = py;
-  const cwd = FS.cwd();
-  for (const [path, data] of files) {
-    const file = path.startsWith("/") ? path : `${cwd}/${path.replace(/^\.\//, "")}`;
-    FS.mkdirTree(file.slice(0, file.lastIndexOf("/")));
-    FS.writeFile(file, data);
-  }
 }
 
 async function openCache() {
