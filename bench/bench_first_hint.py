@@ -70,6 +70,20 @@ try {
 } catch (e) {}
 """
 
+#: Bytes of every entry of the Pyodide snapshot caches (the page's and the solver's snapshots).
+SNAPSHOT_SIZES_JS = """async () => {
+  const sizes = {};
+  for (const name of await caches.keys()) {
+    if (!name.startsWith('pyodide-snapshot-')) continue;
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) {
+      const path = new URL(request.url).pathname.split('/').pop();
+      sizes[path] = (await (await cache.match(request)).arrayBuffer()).byteLength;
+    }
+  }
+  return sizes;
+}"""
+
 RETURNING_JS = """() => {
   const d = document.documentElement.dataset;
   return { boot: d.boot || null, snapshot: d.snapshot || null, solver: d.solver || null,
@@ -113,7 +127,7 @@ def warm_up(ctx: Any, phone: bool, url: str, background: bool) -> list[dict[str,
             arg=background,
             timeout=lib.BOOT_TIMEOUT_MS,
         )
-        state = page.evaluate(RETURNING_JS)
+        state = page.evaluate(RETURNING_JS) | {"snapshot_bytes": page.evaluate(SNAPSHOT_SIZES_JS)}
         seen.append(state)
         page.close()
         if returning(state, background):

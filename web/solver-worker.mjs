@@ -44,7 +44,9 @@ del _worker
 gc.collect()
 `;
 
-/* [[path, bytes], ...] of the files map, and a hex SHA-256 of all of them (the snapshot key). */
+/* [[path, bytes], ...] of the files map, and a hex SHA-256 of all of them (the snapshot key;
+   null where there is no crypto.subtle, outside a secure context: then no Cache Storage
+   either, and no snapshot). */
 async function fetchFiles() {
   const map = (await (await fetchOk(FILES_URL)).json()).files || {};
   const files = await Promise.all(
@@ -54,6 +56,7 @@ async function fetchFiles() {
     }),
   );
   files.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  if (!globalThis.crypto || !crypto.subtle) return { files, digest: null };
   const encoder = new TextEncoder();
   const parts = files.flatMap(([path, data]) => [encoder.encode(`${path}\0${data.length}\0`), data]);
   const all = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
@@ -120,7 +123,7 @@ async function boot(options) {
   const t0 = performance.now();
   const { files, digest } = await fetchFiles();
   const key = KEY_PREFIX + digest;
-  const cache = await openCache();
+  const cache = digest === null ? null : await openCache();
   const snapshot = cache && (await cachedSnapshot(cache, key));
   let py = snapshot && (await restore(cache, key, snapshot, files));
   let outcome = snapshot ? (py ? "restored" : "bad") : "none";
