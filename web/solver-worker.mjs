@@ -2,11 +2,11 @@
    the solver (py/solitaire/web/solver_worker.py) and answers the page's calls, so that a search
    never freezes the board. The page's side is py/solitaire/web/solver_client.py.
 
-   Why not a PyScript worker: PyScript boots a worker's Pyodide from scratch every time (its
-   worker bootstrap cannot restore a memory snapshot) and runs part of that start on the main
-   thread. This worker restores the solver from a memory snapshot on later visits: Pyodide's
-   memory taken right after the solver's modules were imported, so a restored worker has
-   nothing left to start (docs/performance.md, "First hint").
+   Why not a PyScript worker: PyScript started the worker's interpreter afresh at every visit
+   (no memory snapshot) and ran part of that start on the main thread (long tasks measured in
+   docs/performance.md, "First hint"). This worker restores the solver from a memory snapshot
+   on later visits: Pyodide's memory taken once the solver's modules were imported and warmed
+   up, so a restored worker has little left to do.
 
    Messages, all JSON strings:
    - page -> worker, first: {"start": {"save": bool}}. "save": the page is controlled by the
