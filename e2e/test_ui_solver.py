@@ -1,14 +1,16 @@
-"""The solver on the page: Hint (in a PyScript worker, started on first use), "Winnable deals
-only", and "Was it winnable?" on a stuck game. The worker runs without SharedArrayBuffer (the
-test server, like GitHub Pages, is not cross-origin isolated); every answer is checked
-against the solver in CPython."""
+"""The solver on the page: its worker (web/solver-worker.mjs, started in the background once the
+page is idle after ready, restored from its own memory snapshot on later visits, offline too),
+Hint, "Winnable deals only", and "Was it winnable?" on a stuck game. The worker runs without
+SharedArrayBuffer (the test server, like GitHub Pages, is not cross-origin isolated); every
+answer is checked against the solver in CPython."""
 
 from __future__ import annotations
 
 import json
 import time
 
-from harness import ROOT, open_game
+from conftest import OfflineSite
+from harness import ROOT, open_game, wait_ready
 from playwright.sync_api import Page, expect
 from ui_helpers import (
     KEY_SETTINGS,
@@ -29,8 +31,24 @@ from solitaire.web.store import MemoryBackend, Store
 RANKS = "A23456789TJQK"
 ANSWERED = """() => ['winning', 'heuristic', 'lost', 'error']
                       .includes(document.getElementById('btn-hint').dataset.hint)"""
-#: A first hint boots the worker's own Pyodide (a few seconds; more on a loaded machine).
+#: A worker's fresh boot starts its own Pyodide (a few seconds; more on a loaded machine).
 SOLVER_TIMEOUT_MS = 60_000
+SOLVER_SETTLED = "() => ['ready', 'failed'].includes(document.documentElement.dataset.solver)"
+#: Writes garbage over the solver's memory snapshot(s) in Cache Storage; how many it found.
+SPOIL_SOLVER_SNAPSHOT = """async () => {
+  let spoiled = 0;
+  for (const name of await caches.keys()) {
+    if (!name.startsWith('pyodide-snapshot-')) continue;
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) {
+      if (!request.url.includes('/vendor/pyodide/solver-memory-snapshot?')) continue;
+      const junk = new Uint8Array(1 << 20).map((_, i) => (i * 7919) & 255);
+      await cache.put(request, new Response(junk));
+      spoiled += 1;
+    }
+  }
+  return spoiled;
+}"""
 
 #: Russian deal 22 (proved winnable) played by a random player until stuck: the win was lost
 #: at the fifth move (found with the CPython solver; the test checks it again).
@@ -74,8 +92,6 @@ def test_hint_marks_a_winning_move_and_playing_it_keeps_the_deal_winnable(
     page = shared_page  # (the next test reuses it: one boot less)
     open_game(page, "double-russian", 2)
     game = Game.new("double-russian", 2)
-    # the worker is not started with the page (this test runs first on the shared page)
-    assert page.evaluate("document.documentElement.dataset.solver") is None
     hint_button = page.locator("#btn-hint")
     expect(hint_button).to_be_visible()
 
@@ -110,6 +126,78 @@ def test_hint_marks_a_winning_move_and_playing_it_keeps_the_deal_winnable(
     play_by_click(page, game, move)
     assert solve(game.position, budget=20).result == WINNABLE
     assert hinted(page)[1] == []  # the marks go with the move
+
+
+def solver_state(page: Page) -> dict[str, str | None]:
+    return page.evaluate(  # type: ignore[no-any-return]
+        """() => { const d = document.documentElement.dataset;
+                   return {solver: d.solver ?? null, boot: d.solverBoot ?? null,
+                           snapshot: d.solverSnapshot ?? null}; }"""
+    )
+
+
+#: A Russian deal whose first hint is proved winning in milliseconds (CPython: 0.01 s).
+QUICK_DEAL = 29
+
+
+def hint_answers(page: Page, game: Game) -> None:
+    """Hint answers on the table with a legal move of a winning line."""
+    assert hint(game.position, 5.0)["kind"] == "winning"
+    page.locator("#btn-hint").click()
+    page.wait_for_function(ANSWERED, timeout=SOLVER_TIMEOUT_MS)
+    state = hinted(page)[0]
+    assert state["hint"] == "winning", state
+    assert game.position.why_illegal(Move.parse(state["hintMove"])) is None
+
+
+def test_the_worker_starts_by_itself_once_the_page_is_idle(page: Page) -> None:
+    open_game(page, "russian", QUICK_DEAL)
+    # no click, no key: the worker starts in the background and says so on <html>
+    page.wait_for_function(SOLVER_SETTLED, timeout=SOLVER_TIMEOUT_MS)
+    # service workers are blocked in this context: a fresh boot, and no snapshot kept
+    assert solver_state(page) == {"solver": "ready", "boot": "fresh", "snapshot": "none"}
+    assert int(page.evaluate("document.documentElement.dataset.solverBootMs")) > 0
+    started = time.monotonic()
+    hint_answers(page, Game.new("russian", QUICK_DEAL))
+    print(f"first hint after the worker started by itself: {time.monotonic() - started:.2f} s")
+    # no "Starting the solver" toast: the worker was already running
+    expect(page.locator("#toast")).to_contain_text("It leads to a win")
+
+
+def test_the_worker_restores_its_snapshot_offline_and_a_bad_one_boots_normally(
+    offline_site: OfflineSite,
+) -> None:
+    page = offline_site.page
+    game = Game.new("russian", QUICK_DEAL)
+    open_game(page, "russian", QUICK_DEAL)
+    offline_site.wait_controlled()
+    # The worker keeps a snapshot once it starts on a page the service worker controls (the
+    # first visit's worker may start before that: then the next one does).
+    for _ in range(3):
+        page.wait_for_function(SOLVER_SETTLED, timeout=SOLVER_TIMEOUT_MS)
+        if solver_state(page)["snapshot"] == "saved":
+            break
+        page.reload(wait_until="domcontentloaded")
+        wait_ready(page)
+    assert solver_state(page) == {"solver": "ready", "boot": "fresh", "snapshot": "saved"}
+
+    # Offline: the worker starts from the service worker's cache and restores its snapshot.
+    offline_site.go_offline()
+    page.reload(wait_until="domcontentloaded")
+    wait_ready(page)
+    page.wait_for_function(SOLVER_SETTLED, timeout=SOLVER_TIMEOUT_MS)
+    assert solver_state(page) == {"solver": "ready", "boot": "snapshot", "snapshot": "restored"}
+    hint_answers(page, game)
+
+    # Garbage in its cache entry: deleted, a normal boot, the hint still answers, no console
+    # error (the fixture checks) and no new snapshot at once (the next visit saves one).
+    assert page.evaluate(SPOIL_SOLVER_SNAPSHOT) == 1
+    page.reload(wait_until="domcontentloaded")
+    wait_ready(page)
+    page.wait_for_function(SOLVER_SETTLED, timeout=SOLVER_TIMEOUT_MS)
+    assert solver_state(page) == {"solver": "ready", "boot": "fresh", "snapshot": "bad"}
+    assert page.evaluate(SPOIL_SOLVER_SNAPSHOT) == 0  # the bad entry is gone
+    hint_answers(page, game)
 
 
 def lost_double_russian() -> Game:

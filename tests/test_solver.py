@@ -314,6 +314,20 @@ def test_worker_entry_points() -> None:
     assert set(solver_worker.__export__) == {"hint", "was_winnable", "is_winnable_deal", "ping"}
 
 
+def test_worker_warm_up_searches_every_game_and_imports_every_family() -> None:
+    import sys
+
+    from solitaire.rules import GAMES
+    from solitaire.web import solver_worker
+
+    kinds = json.loads(solver_worker.warm_up(0.01))
+    assert set(kinds) == set(GAMES)
+    assert set(kinds.values()) <= {"winning", "heuristic", "lost"}
+    for rules in GAMES.values():
+        assert f"solitaire.solver.{rules.solver}" in sys.modules
+    assert "warm_up" not in solver_worker.__export__  # run by the worker itself, not the page
+
+
 # --------------------------------------------------------------------------- command line
 
 

@@ -142,7 +142,7 @@ const output = { stdout: (line) => sinks.stdout(line), stderr: (line) => sinks.s
    each module comes its bytecode, compiled by the build for this Pyodide
    (solitaire/__pycache__/X.cpython-314.pyc), which Python's import then uses instead of
    compiling the source (docs/build.md, "Bytecode"). */
-async function fetchOk(url) {
+export async function fetchOk(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${response.statusText}`);
   return response;
@@ -158,7 +158,7 @@ async function fetchPageFiles() {
   );
 }
 
-function writeFiles(py, files) {
+export function writeFiles(py, files) {
   const { FS } = py;
   const cwd = FS.cwd();
   for (const [path, data] of files) {

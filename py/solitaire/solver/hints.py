@@ -1,5 +1,5 @@
-"""Hints and post-mortems for the page, on top of the solver; pure Python, usable in a
-PyScript worker (see ``solitaire.web.solver_worker``) and in CPython.
+"""Hints and post-mortems for the page, on top of the solver; pure Python, usable in the
+page's solver worker (see ``solitaire.web.solver_worker``) and in CPython.
 
 - :func:`hint` — the next move of a winning line, or (budget out) a heuristic move, or
   "this position is lost".

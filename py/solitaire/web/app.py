@@ -35,6 +35,12 @@ from .wiring import Wiring
 HINT_SHOW_MS = 4000  # the hinted move stays marked this long (or until the next change)
 RETURN_MS = 320  # a refused drag glides back for this long
 FINISH_DELAY_MS = 150
+#: The solver's worker starts once the page is idle after it is ready, or after this long at
+#: the latest (requestIdleCallback's timeout; the delay itself where the browser has no
+#: requestIdleCallback), so that the first hint costs what later ones do.
+SOLVER_IDLE_MS = 2000
+#: While a card is pressed or dragged, the start waits this long and looks again.
+SOLVER_WAIT_MS = 500
 
 
 def _store() -> Store:
@@ -56,7 +62,7 @@ class App:
     def __init__(self) -> None:
         self.board_el = by_id("board")
         self.view = BoardView(self.board_el)
-        self.solver = SolverClient()  # the worker starts on first use (hint or stuck game)
+        self.solver = SolverClient()  # started when the page is idle (start_solver_when_idle)
         self.winnable = WinnableLists()
         self.controller = Controller(
             _store(), self.winnable, self.view, lambda: float(js.performance.now())
@@ -93,6 +99,8 @@ class App:
         self._p_return = self._proxy(lambda *a: self.view.clear_returning())
         self._p_finish = self._proxy(lambda *a: self.act(self.controller.auto_finish_due))
         self._p_unhint = self._proxy(lambda *a: self.act(self.controller.advice.clear_hint))
+        self._p_solver_idle = self._proxy(self._solver_idle)
+        self._p_solver_later = self._proxy(self.start_solver_when_idle)
         if window.matchMedia("(prefers-reduced-motion: reduce)").matches:
             self.view.animate_enabled = False
         self.controller.coarse_pointer = bool(window.matchMedia("(pointer: coarse)").matches)
@@ -101,6 +109,28 @@ class App:
         js.setInterval(self._proxy(self.on_tick), 1000)
         by_id("btn-hint").hidden = False
         by_id("btn-hint").disabled = False
+
+    def start_solver_when_idle(self, *args: Any) -> None:
+        """Start the solver's worker in the background once the page is idle, never in the
+        middle of the player's first press or drag (docs/performance.md, "First hint"). A hint
+        or a stuck game asked for earlier starts it at once (``SolverClient.start``)."""
+        if self.solver.started:
+            return
+        if hasattr(window, "requestIdleCallback"):
+            options = js.Object.new()
+            options.timeout = SOLVER_IDLE_MS
+            window.requestIdleCallback(self._p_solver_idle, options)
+        else:
+            js.setTimeout(self._p_solver_idle, SOLVER_IDLE_MS)
+
+    def _solver_idle(self, *args: Any) -> None:
+        ui = self.controller.ui
+        if self.solver.started:
+            return
+        if ui.press is not None or ui.drag is not None:
+            js.setTimeout(self._p_solver_later, SOLVER_WAIT_MS)
+            return
+        self.solver.start()
 
     def _hide_toast(self, *args: Any) -> None:
         self.messages.hide_toast()
@@ -368,3 +398,4 @@ def main() -> None:
             fail("The game could not start", f"Python reported: {detail}")
         return
     document.documentElement.dataset.app = "ready"
+    _app.start_solver_when_idle()

@@ -1,24 +1,16 @@
-"""The solver's entry point in a PyScript worker, so a search never freezes the page.
+"""The solver's entry point in its worker, so a search never freezes the page.
 
-The page starts it as a *named worker* (see docs/solver.md for the exact HTML and calls)::
+``web/solver-worker.mjs`` (a module worker that loads Pyodide itself) imports this module and
+calls the functions named in ``__export__`` for the page (``solver_client.SolverClient``)::
 
-    <script type="py" worker name="solver" src="./py/solitaire/web/solver_worker.py"
-            config="./pyscript-worker.json">
-    </script>
-
-and calls it from the main thread::
-
-    from pyscript import workers
-    solver = await workers["solver"]
-    answer = json.loads(await solver.hint(json.dumps(position.to_json()), 1.5))
+    answer = json.loads(await client.call("hint", json.dumps(position.to_json()), 1.5))
 
 Arguments and results cross the worker boundary as JSON **strings** (no proxies to
 convert or to destroy). Every function returns a JSON object; on bad input it returns
 ``{"error": "..."}`` instead of raising, so the main thread always gets an answer.
 
-This module imports nothing from the browser except, when present, ``pyscript.sync``
-(for workers created with ``PyWorker`` instead of a named ``<script>``), so CPython tests
-can import and call it directly.
+This module imports nothing from the browser, so CPython tests can import and call it
+directly, and the worker's memory snapshot (taken after importing it) holds no JS object.
 """
 
 from __future__ import annotations
@@ -26,7 +18,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from solitaire.position import Position
+from solitaire.rules import GAMES
 from solitaire.solver import hints
+
+#: Seconds of search per game in ``warm_up``.
+WARM_UP_BUDGET = 0.05
 
 
 def _call(fn: Any, *args: Any) -> str:
@@ -56,18 +53,17 @@ def ping() -> str:
     return json.dumps("ready")
 
 
-# Named workers (<script type="py" worker name="solver">): PyScript reads __export__.
+def warm_up(budget_seconds: float = WARM_UP_BUDGET) -> str:
+    """A short hint on the first deal of every game, run by the worker before it says it is
+    ready: it imports every solver family and builds the tables that a game's first search
+    would otherwise build (kept in the worker's memory snapshot), and runs the interpreter's
+    search code once in this worker, so that the player's first hint costs what later ones
+    do (docs/performance.md, "First hint"). Returns the kinds of answers, by game."""
+    kinds = {}
+    for game_id in GAMES:
+        kinds[game_id] = hints.hint(Position.deal_of(game_id, 1), float(budget_seconds))["kind"]
+    return json.dumps(kinds)
+
+
+# The calls the worker answers (web/solver-worker.mjs refuses any other name).
 __export__ = ["hint", "was_winnable", "is_winnable_deal", "ping"]
-
-# Workers created with PyWorker(...) from the main thread: expose the same functions on
-# `sync`, reachable there as `worker.sync.hint(...)`.
-try:  # pragma: no cover - only inside a PyScript worker
-    from pyscript import RUNNING_IN_WORKER, sync
-
-    if RUNNING_IN_WORKER:
-        sync.hint = hint
-        sync.was_winnable = was_winnable
-        sync.is_winnable_deal = is_winnable_deal
-        sync.ping = ping
-except Exception:  # CPython, or the main thread
-    pass
