@@ -280,6 +280,8 @@ class App:
         s = self.controller.settings
         self.board_el.classList.toggle("four-color", s.four_color)
         root = document.documentElement
+        root.dataset.back = s.card_back  # web/style.css reads both: the back and the felt
+        root.dataset.table = s.table
         if s.theme == "system":
             root.removeAttribute("data-theme")
         else:

@@ -35,7 +35,8 @@ from ..piles import STOCK, PileRef
 from ..position import Position
 from ..rules import GameRules
 from .layout import Layout, layout
-from .text import card_face_html, pile_label
+from .faces import face_html
+from .text import pile_label
 
 MOVE_MS = 230
 FLIP_MS = 180
@@ -186,7 +187,7 @@ class BoardView:
                 card = card_name(c)
                 parts.append(
                     f'{tag} data-card="{card}" data-suit="{card[1]}" role="button"'
-                    f' aria-label="{long_name(c)}">{card_face_html(c)}</div>'
+                    f' aria-label="{long_name(c)}">{face_html(c)}</div>'
                 )
             else:
                 parts.append(
@@ -321,7 +322,7 @@ class BoardView:
             el.dataset.card = name
             el.dataset.suit = name[1]
             el.removeAttribute("data-face")
-            el.innerHTML = card_face_html(card)
+            el.innerHTML = face_html(card)
             el.setAttribute("role", "button")
             el.setAttribute("aria-label", long_name(card))
         else:
