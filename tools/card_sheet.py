@@ -76,7 +76,9 @@ def main(argv: list[str] | None = None) -> int:
             )
             page = ctx.new_page()
             page.goto("./#russian/1", wait_until="domcontentloaded")
-            page.wait_for_function("document.documentElement.dataset.app === 'ready'", timeout=120_000)
+            page.wait_for_function(
+                "document.documentElement.dataset.app === 'ready'", timeout=120_000
+            )
             backs = [("down", "")]
             right, bottom = page.evaluate(SHEET, [[*rows, backs], width, args.four_color])
             # one back per colour: three sheets' worth of backs side by side

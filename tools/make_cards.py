@@ -93,7 +93,8 @@ def pip_positions(rank: int) -> list[tuple[float, float]]:
 def _pip(suit: str, x: float, y: float, size: float) -> str:
     """A suit shape centred on (x, y); below the middle it is upside down, as on real cards."""
     h = size / 2
-    use = f'<use href="#s-{suit}" x="{_n(x - h)}" y="{_n(y - h)}" width="{_n(size)}" height="{_n(size)}"'
+    box = f'x="{_n(x - h)}" y="{_n(y - h)}" width="{_n(size)}" height="{_n(size)}"'
+    use = f'<use href="#s-{suit}" {box}'
     if y > H / 2 + 0.5:
         return f'{use} transform="rotate(180 {_n(x)} {_n(y)})"/>'
     return use + "/>"
