@@ -27,9 +27,9 @@ SUITS = "SHDC"
 #: Card coordinates: the viewBox of a whole card (its 5:7 shape).
 W, H = 200, 280
 #: Pip columns and the top and bottom rows of the classic layouts.
-LEFT, MID, RIGHT = 63.0, 100.0, 137.0
-TOP, BOTTOM = 52.0, 228.0
-PIP = 40.0  # a layout pip's size (its 100x100 suit box scaled)
+LEFT, MID, RIGHT = 65.0, 100.0, 135.0
+TOP, BOTTOM = 58.0, 222.0
+PIP = 38.0  # a layout pip's size (its 100x100 suit box scaled)
 ACE = 84.0
 
 #: Suit shapes in a 100x100 box, pointing up (the tip of a heart at the bottom).
