@@ -19,6 +19,7 @@ from ui_helpers import (
     play_by_click,
     saved_doc,
     seed_storage,
+    skip_celebration,
     stats_key,
     storage,
     tableau_move,
@@ -205,6 +206,7 @@ def test_win_and_auto_finish_record_statistics(page: Page) -> None:
     assert board(page)["status"] == "playing"
     card(page, "tableau-0", 0).dblclick()
     page.wait_for_function("document.getElementById('board').dataset.status === 'won'")
+    skip_celebration(page)
     won = page.locator("#dlg-won")
     expect(won).to_be_visible()
     expect(won).to_contain_text("You won!")
@@ -238,6 +240,7 @@ def test_win_and_auto_finish_record_statistics(page: Page) -> None:
     expect(finish).to_be_visible()
     finish.click()
     page.wait_for_function("document.getElementById('board').dataset.status === 'won'")
+    skip_celebration(page)
     expect(won).to_be_visible()
     stats = storage(page, stats_key("double-freecell"))
     assert stats["won"] == 1

@@ -227,3 +227,13 @@ def seed_storage(page: Page, items: dict[str, str]) -> None:
 def storage(page: Page, key: str) -> Any:
     text = page.evaluate("k => localStorage.getItem(k)", key)
     return None if text is None else json.loads(text)
+
+
+def skip_celebration(page: Page) -> None:
+    """After a win: end the cards' cascade (py/solitaire/web/celebration.py) with a key, so that
+    the win dialog opens now; nothing to do once the dialog is open (reduced motion)."""
+    page.wait_for_function(
+        "() => document.getElementById('celebration') || document.querySelector('#dlg-won[open]')"
+    )
+    if page.locator("#celebration").count():
+        page.keyboard.press("Escape")

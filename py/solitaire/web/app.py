@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import traceback
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import js
@@ -23,12 +24,14 @@ from . import state as fx
 from .advice import HINT_BUDGET, HINT_TEXT_MS, VERDICT_BUDGET
 from .animation import StepPlayer
 from .board import BoardView
+from .celebration import Celebration
 from .controller import Controller
 from .dialogs import Dialogs, close_all
 from .dom import Messages, StatusView, by_id
 from .keyboard import KeyboardInput
 from .pointer import PointerInput
 from .solver_client import SolverClient, SolverUnavailable, WinnableLists
+from .sound import Sounds
 from .store import MemoryBackend, Store, scope_of
 from .wiring import Wiring
 
@@ -76,6 +79,8 @@ class App:
         self.return_timer: Any = None
         self.hint_timer: Any = None
         self.update_offered = False
+        self.sounds = Sounds()
+        self.celebration = Celebration()
 
     # ------------------------------------------------------------------ start
 
@@ -163,9 +168,11 @@ class App:
         view = self.view
         if isinstance(effect, fx.Show):
             self.player.play(effect.before, effect.step, effect.gap, effect.dragged)
+            self.sounds.place()
         elif isinstance(effect, fx.Redraw):
             view.render(c.position)
         elif isinstance(effect, fx.NewBoard):
+            self.celebration.stop()
             view.setup(c.position)
             by_id("game-select").value = c.game_id
         elif isinstance(effect, fx.DragBack):
@@ -175,6 +182,7 @@ class App:
             self.return_timer = js.setTimeout(self._p_return, RETURN_MS)
         elif isinstance(effect, fx.Shake):
             view.shake(effect.cards)
+            self.sounds.refuse()
         elif isinstance(effect, fx.Toast):
             self.messages.toast(effect.text, effect.info, effect.ms)
             if not effect.info and c.vibrate_on:
@@ -201,7 +209,7 @@ class App:
             if self.persist_timer is None:
                 self.persist_timer = js.setTimeout(self._p_persist, 0)
         elif isinstance(effect, fx.ShowWon):
-            self.player.after(lambda: self.dialogs.show_won(self.messages.announce))
+            self.player.after(self.celebrate)
         elif isinstance(effect, fx.AutoFinish):
             self.player.after(lambda: js.setTimeout(self._p_finish, FINISH_DELAY_MS))
         elif isinstance(effect, fx.ShowHelp):
@@ -217,6 +225,19 @@ class App:
             self.solver.start()
         elif isinstance(effect, fx.LoadWinnable):
             self._spawn(self._load_winnable(effect))
+
+    def celebrate(self) -> None:
+        """The win: a sound, the cards' cascade (none with reduced motion), then the dialog."""
+        self.sounds.win()
+
+        def show() -> None:
+            self.dialogs.show_won(self.messages.announce)
+
+        if window.matchMedia("(prefers-reduced-motion: reduce)").matches:
+            show()
+            return
+        launches, colours, face = self.view.cascade()
+        self.celebration.start(launches, colours, face, show)
 
     @staticmethod
     def vibrate() -> None:
@@ -310,6 +331,7 @@ class App:
             "hint": c.advice.hint,
             "was-winnable": c.advice.ask_verdict,
             "undo-to": c.advice.undo_to_verdict,
+            "toggle-sound": self.toggle_sound,
         }
         views: dict[str, Callable[[], None]] = {
             "deal": d.show_deal,
@@ -329,10 +351,24 @@ class App:
     def on_game_select(self, ev: Any) -> None:
         self.act(self.controller.choose_game, str(ev.target.value))
 
+    def toggle_sound(self) -> None:
+        """The menu's quick mute / unmute (Settings.sound, saved like any setting); turning
+        sounds on plays one, so the player hears what was turned on."""
+        c = self.controller
+        c.settings_changed(replace(c.settings, sound=not c.settings.sound))
+        self.apply_settings()
+        self.sounds.place()
+
     def apply_settings(self) -> None:
         s = self.controller.settings
         self.board_el.classList.toggle("four-color", s.four_color)
         root = document.documentElement
+        root.dataset.back = s.card_back  # web/style.css reads both: the back and the felt
+        root.dataset.table = s.table
+        self.sounds.enabled = s.sound
+        toggle = by_id("menu-sound")
+        toggle.setAttribute("aria-checked", "true" if s.sound else "false")
+        toggle.textContent = "Sounds: on" if s.sound else "Sounds: off"
         if s.theme == "system":
             root.removeAttribute("data-theme")
         else:

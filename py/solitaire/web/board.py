@@ -30,12 +30,13 @@ import js
 from js import Object
 from pyodide.ffi import create_proxy, to_js
 
-from ..cards import card_name, long_name
+from ..cards import card_name, long_name, suit
 from ..piles import STOCK, PileRef
 from ..position import Position
 from ..rules import GameRules
+from .faces import face_html
 from .layout import Layout, layout
-from .text import card_face_html, pile_label
+from .text import pile_label
 
 MOVE_MS = 230
 FLIP_MS = 180
@@ -186,7 +187,7 @@ class BoardView:
                 card = card_name(c)
                 parts.append(
                     f'{tag} data-card="{card}" data-suit="{card[1]}" role="button"'
-                    f' aria-label="{long_name(c)}">{card_face_html(c)}</div>'
+                    f' aria-label="{long_name(c)}">{face_html(c)}</div>'
                 )
             else:
                 parts.append(
@@ -321,7 +322,7 @@ class BoardView:
             el.dataset.card = name
             el.dataset.suit = name[1]
             el.removeAttribute("data-face")
-            el.innerHTML = card_face_html(card)
+            el.innerHTML = face_html(card)
             el.setAttribute("role", "button")
             el.setAttribute("aria-label", long_name(card))
         else:
@@ -354,6 +355,29 @@ class BoardView:
             r = el.getBoundingClientRect()
             rects[name] = (r.left, r.top, r.right, r.bottom)
         return rects
+
+    def cascade(
+        self,
+    ) -> tuple[list[tuple[int, tuple[float, float, float, float]]], dict[int, str], str]:
+        """What the win celebration throws (celebration.py): the foundations' cards, top
+        first, one from each foundation in turn, each with its foundation's rect; the colour
+        of each suit and of a card face, as the page draws them (four-colour deck, theme)."""
+        piles = [p for p in self.order if p.kind == "foundation"]
+        rects = self.pile_rects()
+        stacks = [list(self.shown[p]) for p in piles]
+        launches = []
+        while any(stacks):
+            for pile, stack in zip(piles, stacks, strict=True):
+                if stack:
+                    launches.append((stack.pop(), rects[pile]))
+        colours: dict[int, str] = {}
+        face = "#fdfdf8"
+        for card, _ in launches:
+            if suit(card) not in colours:
+                style = js.getComputedStyle(self.card_els[card])
+                colours[suit(card)] = str(style.color)
+                face = str(style.backgroundColor)
+        return launches, colours, face
 
     def card_rect(self, card: int) -> tuple[float, float, float, float]:
         r = self.card_els[card].getBoundingClientRect()

@@ -1,0 +1,210 @@
+"""The table's looks: card backs and table colours from the settings (computed style, kept
+over a reload), the card art, the win celebration (it runs on a win, a tap or a key skips it
+to the dialog, reduced motion has none) and the optional sounds (none while off, none before a
+gesture; a move plays one once they are on)."""
+
+from __future__ import annotations
+
+from harness import open_game
+from playwright.sync_api import Page, expect
+from ui_helpers import (
+    KEY_SETTINGS,
+    card,
+    game_key,
+    play_by_click,
+    saved_doc,
+    seed_storage,
+    storage,
+    tableau_move,
+)
+
+from solitaire import Game, Position
+
+#: Counts AudioContexts made and notes started (py/solitaire/web/sound.py), and records whether
+#: the celebration's canvas ever appeared.
+WATCH_SCRIPT = """
+window.__looks = {contexts: 0, notes: 0, celebration: false};
+if (window.AudioContext) {
+  const Original = window.AudioContext;
+  window.AudioContext = class extends Original {
+    constructor(...args) { super(...args); window.__looks.contexts += 1; }
+  };
+  const start = OscillatorNode.prototype.start;
+  OscillatorNode.prototype.start = function (...args) {
+    window.__looks.notes += 1;
+    return start.apply(this, args);
+  };
+}
+new MutationObserver(() => {
+  if (document.getElementById('celebration')) window.__looks.celebration = true;
+}).observe(document, {childList: true, subtree: true});
+"""
+
+
+def looks(page: Page) -> dict[str, int]:
+    return page.evaluate("window.__looks")  # type: ignore[no-any-return]
+
+
+def one_card_left(left: str = "KH") -> Game:
+    """Russian with every card home but ``left``, alone on the first pile: one move wins."""
+    ranks, suits = "A23456789TJQK", "SHDC"
+    doc = {
+        "format": 1,
+        "game": "russian",
+        "deal": 7,
+        "tableau": [{"down": [], "up": [left]}] + [{"down": [], "up": []}] * 6,
+        "foundations": [[r + s for r in ranks if r + s != left] for s in suits],
+    }
+    return Game(Position.from_json(doc))
+
+
+def style_of(page: Page, selector: str, prop: str) -> str:
+    return page.evaluate(  # type: ignore[no-any-return]
+        "([s, p]) => getComputedStyle(document.querySelector(s))[p]", [selector, prop]
+    )
+
+
+def open_settings(page: Page) -> None:
+    page.locator("#btn-menu").click()
+    page.get_by_role("menuitem", name="Settings").click()
+
+
+def test_card_back_and_table_follow_the_settings_and_persist(page: Page) -> None:
+    open_game(page, "russian", 1)
+    down = '#board .card[data-face="down"]'
+    assert "back-blue.svg" in style_of(page, down, "backgroundImage")
+    assert style_of(page, "body", "backgroundColor") == "rgb(27, 107, 69)"  # green felt
+    open_settings(page)
+    page.select_option("#set-cardback", "red")
+    page.select_option("#set-table", "blue")
+    page.keyboard.press("Escape")
+    assert "back-red.svg" in style_of(page, down, "backgroundImage")
+    assert style_of(page, "body", "backgroundColor") == "rgb(29, 90, 140)"
+    assert style_of(page, ".toolbar", "backgroundColor") == "rgb(15, 47, 77)"
+    settings = storage(page, KEY_SETTINGS)
+    assert (settings["cardBack"], settings["table"]) == ("red", "blue")
+
+    page.reload(wait_until="domcontentloaded")
+    page.wait_for_function("document.documentElement.dataset.app === 'ready'")
+    assert "back-red.svg" in style_of(page, down, "backgroundImage")
+    assert style_of(page, "body", "backgroundColor") == "rgb(29, 90, 140)"
+
+    # the dark theme has its own blue, and darkens the back a little
+    open_settings(page)
+    page.locator("#set-theme-dark").check()
+    page.select_option("#set-cardback", "green")
+    page.keyboard.press("Escape")
+    assert style_of(page, "body", "backgroundColor") == "rgb(20, 50, 79)"
+    back = style_of(page, down, "backgroundImage")
+    assert "back-green.svg" in back
+    assert "rgba(0, 0, 0, 0.2)" in back
+
+
+def test_faces_show_the_card_art(page: Page) -> None:
+    """A face-up card carries its sprite face; the four-colour deck recolours the art."""
+    open_game(page, "russian", 1)
+    top = "#board .pile.tableau > .card:last-child"
+    name = page.eval_on_selector(top, "el => el.dataset.card")
+    href = page.eval_on_selector(f"{top} .art.full use", "el => el.getAttribute('href')")
+    assert href == f"web/cards/faces.svg#f-{name}"
+    # the sprite is served and holds every face
+    text = page.evaluate("fetch('web/cards/faces.svg').then(r => r.text())")
+    assert text.count('<symbol id="f-') == 52
+    open_settings(page)
+    page.locator("#set-fourcolor").check()
+    page.keyboard.press("Escape")
+    diamond = page.locator('#board .card[data-suit="D"]').first
+    if diamond.count():
+        colour = diamond.evaluate("el => getComputedStyle(el.querySelector('.art')).fill")
+        assert colour == "rgb(20, 87, 200)"  # --blue
+
+
+def test_win_cascade_then_a_key_skips_to_the_dialog(page: Page) -> None:
+    page.context.add_init_script(WATCH_SCRIPT)
+    seed_storage(page, {game_key("russian"): saved_doc(one_card_left())})
+    open_game(page, "russian", 7)
+    card(page, "tableau-0", 0).dblclick()
+    canvas = page.locator("#celebration")
+    expect(canvas).to_be_visible()
+    expect(page.locator("#dlg-won")).not_to_be_visible()
+    # the cards are drawn: some pixels of the canvas are no longer transparent
+    page.wait_for_function(
+        """() => {
+          const c = document.getElementById('celebration');
+          if (!c) return true;
+          const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+          for (let i = 3; i < d.length; i += 4 * 97) if (d[i]) return true;
+          return false;
+        }"""
+    )
+    page.keyboard.press("Escape")
+    expect(canvas).to_have_count(0)
+    expect(page.locator("#dlg-won")).to_be_visible()
+    assert page.evaluate("document.getElementById('board').dataset.status") == "won"
+
+
+def test_win_cascade_on_a_phone_a_tap_skips_it(phone_page: Page) -> None:
+    page = phone_page
+    page.context.add_init_script(WATCH_SCRIPT)
+    seed_storage(page, {game_key("russian"): saved_doc(one_card_left("KC"))})
+    open_game(page, "russian", 7)
+    box = card(page, "tableau-0", 0).bounding_box()
+    assert box is not None
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + 10)
+    canvas = page.locator("#celebration")
+    expect(canvas).to_be_visible()
+    page.touchscreen.tap(195, 400)
+    expect(canvas).to_have_count(0)
+    expect(page.locator("#dlg-won")).to_be_visible()
+
+
+def test_reduced_motion_shows_the_dialog_without_a_cascade(page: Page) -> None:
+    page.emulate_media(reduced_motion="reduce")
+    page.context.add_init_script(WATCH_SCRIPT)
+    seed_storage(page, {game_key("russian"): saved_doc(one_card_left())})
+    open_game(page, "russian", 7)
+    card(page, "tableau-0", 0).dblclick()
+    expect(page.locator("#dlg-won")).to_be_visible()
+    assert looks(page)["celebration"] is False
+
+
+def test_sounds_off_by_default_on_from_the_menu(page: Page) -> None:
+    page.context.add_init_script(WATCH_SCRIPT)
+    open_game(page, "russian", 3)
+    game = Game.new("russian", 3)
+    play_by_click(page, game, tableau_move(game.position))
+    assert looks(page) == {"contexts": 0, "notes": 0, "celebration": False}
+
+    page.locator("#btn-menu").click()
+    toggle = page.locator("#menu-sound")
+    expect(toggle).to_have_text("Sounds: off")
+    toggle.click()
+    assert storage(page, KEY_SETTINGS)["sound"] is True
+    after_toggle = looks(page)
+    assert after_toggle["contexts"] == 1
+    assert after_toggle["notes"] >= 1  # turning sounds on plays one
+    play_by_click(page, game, tableau_move(game.position))
+    assert looks(page)["notes"] > after_toggle["notes"]
+    assert looks(page)["contexts"] == 1  # one context for the page
+
+    page.locator("#btn-menu").click()
+    expect(toggle).to_have_text("Sounds: on")
+    expect(toggle).to_have_attribute("aria-checked", "true")
+    toggle.click()
+    silent = looks(page)["notes"]
+    play_by_click(page, game, tableau_move(game.position))
+    assert looks(page)["notes"] == silent
+    assert storage(page, KEY_SETTINGS)["sound"] is False
+
+
+def test_sound_setting_kept_but_silent_before_a_gesture(page: Page) -> None:
+    """Sounds on from a previous visit: the page makes no AudioContext until the player acts."""
+    page.context.add_init_script(WATCH_SCRIPT)
+    seed_storage(page, {KEY_SETTINGS: '{"sound": true}'})
+    open_game(page, "russian", 3)
+    page.wait_for_timeout(300)
+    assert looks(page)["contexts"] == 0
+    game = Game.new("russian", 3)
+    play_by_click(page, game, tableau_move(game.position))
+    assert looks(page)["contexts"] == 1
+    assert looks(page)["notes"] >= 1
