@@ -94,10 +94,11 @@ def test_failed_runtime_download_is_reported_at_once_and_try_again_works(
 
     page.unroute("**/vendor/pyodide/pyodide.asm.wasm")
     retry = page.get_by_role("button", name="Try again")
-    if device == "phone_page":
-        retry.tap()
-    else:
-        retry.click()
+    with page.expect_navigation():
+        if device == "phone_page":
+            retry.tap()
+        else:
+            retry.click()
     wait_ready(page)
     expect(page.locator("#boot-error")).to_be_hidden()
     assert dom_piles(page) == engine_piles(Game.new("russian", 1).position)
@@ -172,7 +173,8 @@ def test_damaged_cache_entries_are_detected_and_repaired(
         "document.documentElement.dataset.app === 'failed'", timeout=REPORT_WITHIN_S * 1000
     )
     expect(page.locator("#boot-error")).to_contain_text(wasm)
-    page.get_by_role("button", name="Try again").click()
+    with page.expect_navigation():  # once the worker has checked its cache
+        page.get_by_role("button", name="Try again").click()
     wait_ready(page)
     assert page.evaluate(CACHE_ENTRY, wasm)["size"] == real[wasm]
     assert dom_piles(page) == engine_piles(Game.new("russian", 2).position)
