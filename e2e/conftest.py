@@ -11,7 +11,9 @@ Fixtures (helpers such as ``open_game`` are in harness.py; see docs/build.md):
 - ``context``, ``page`` (per test): a fresh browser context (base URL = the local site, service
   workers blocked so that every request is seen) whose requests to anything but the local
   server are aborted. At teardown the test FAILS if any request was blocked, any local request
-  got an HTTP error, or any console error or uncaught page error happened;
+  got an HTTP error, any console error or uncaught page error happened, or the page's
+  Content-Security-Policy refused anything (a ``securitypolicyviolation`` event, recorded by
+  harness.guard's init script);
   ``watch.allow_console(regex)`` excuses an expected one. A failed test leaves a screenshot in
   test-results/.
 - ``phone``, ``phone_page``: the same as a phone held upright (390x844, touch, mobile,

@@ -59,6 +59,7 @@ class Watch:
     http_errors: list[str] = field(default_factory=list)
     console_errors: list[str] = field(default_factory=list)
     page_errors: list[str] = field(default_factory=list)
+    csp_violations: list[str] = field(default_factory=list)  # securitypolicyviolation events
     failed_requests: list[str] = field(default_factory=list)  # diagnostics only
     console: list[str] = field(default_factory=list)  # every console line, for reports
     requested: list[str] = field(default_factory=list)  # every URL requested, in order
@@ -71,6 +72,7 @@ class Watch:
             "http_errors",
             "console_errors",
             "page_errors",
+            "csp_violations",
             "failed_requests",
             "console",
             "requested",
@@ -101,6 +103,7 @@ class Watch:
         out += [f"HTTP error: {u}" for u in self.http_errors]
         out += [f"console error: {t}" for t in self.console_errors if not excused(t)]
         out += [f"page error: {t}" for t in self.page_errors if not excused(t)]
+        out += [f"Content-Security-Policy violation: {t}" for t in self.csp_violations]
         return out
 
     def report(self, problems: list[str]) -> str:
@@ -143,8 +146,20 @@ class Watch:
         self.failed_requests.append(f"{request.failure} {request.url}")
 
 
+#: Runs in every page (and frame) before its own scripts: reports each Content-Security-Policy
+#: violation to the test (``__cspViolation``, bound by ``guard``).
+CSP_WATCH_SCRIPT = """
+addEventListener('securitypolicyviolation', (e) => {
+  const where = e.sourceFile ? ` at ${e.sourceFile}:${e.lineNumber}` : '';
+  globalThis.__cspViolation?.(
+    `${e.effectiveDirective} refused ${e.blockedURI || '(inline)'}${where} [${location.href}]`);
+}, true);
+"""
+
+
 def guard(context: BrowserContext, watch: Watch) -> None:
-    """Abort and record every request not for ``watch.origins``; record errors and requests."""
+    """Abort and record every request not for ``watch.origins``; record errors, requests and
+    Content-Security-Policy violations (each one fails the test at teardown)."""
 
     def route(route: Route) -> None:
         url = route.request.url
@@ -155,6 +170,12 @@ def guard(context: BrowserContext, watch: Watch) -> None:
             route.abort("blockedbyclient")
 
     context.route("**/*", route)
+
+    def on_csp_violation(text: str) -> None:
+        watch.csp_violations.append(text)
+
+    context.expose_function("__cspViolation", on_csp_violation)
+    context.add_init_script(CSP_WATCH_SCRIPT)
     context.on("console", watch.on_console)
     context.on("weberror", watch.on_web_error)
     context.on("request", watch.on_request)

@@ -5,6 +5,7 @@ the rest of the build (runtime, bytecode, service worker) is tested by e2e/test_
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import re
 import sys
 from html.parser import HTMLParser
@@ -214,7 +215,46 @@ def test_a_game_without_its_rules_text_fails_the_build() -> None:
 
 def test_the_build_has_no_experiment_switches() -> None:
     """Variants of the build for benchmarks live in the benchmarks; the bytecode switch is a
-    parameter of build() (``--no-bytecode``)."""
+    parameter of build() (``--no-bytecode``), and so is the release label (``--release``)."""
     for name in ("FILES_BY_BOOT_MODULE", "PRECOMPILE"):
         assert not hasattr(build_site, name)
-    assert build_site.build.__kwdefaults__ == {"require_index": True, "bytecode": True}
+    assert build_site.build.__kwdefaults__ == {
+        "require_index": True,
+        "bytecode": True,
+        "release": "",
+    }
+
+
+# ----------------------------------------------------------------------------- release, sw.js
+
+
+def test_the_release_label_is_written_into_the_page_once() -> None:
+    page = (ROOT / "index.html").read_text(encoding="utf-8")
+    assert page.count(build_site.RELEASE_MARK) == 1
+    assert '<meta name="release" content="second">' in build_site.stamp_release(page, "second")
+    assert '<meta name="release" content="dev">' in build_site.stamp_release(page, "")
+    for bad in ('a"b', "x" * 65, "a b", "<x>"):
+        with pytest.raises(build_site.BuildError, match="release label"):
+            build_site.stamp_release(page, bad)
+
+
+def test_the_service_worker_gets_each_precached_file_size_and_sha256(tmp_path: Path) -> None:
+    (tmp_path / "index.html").write_bytes(b"<!doctype html>")
+    (tmp_path / "web").mkdir()
+    (tmp_path / "web" / "a.js").write_bytes(b"x" * 10)
+    precache = ["./", "./web/a.js"]
+    integrity = build_site.file_integrity(tmp_path, precache)
+    assert integrity == {
+        url: (len(data), hashlib.sha256(data).hexdigest())
+        for url, data in (("./", b"<!doctype html>"), ("./web/a.js", b"x" * 10))
+    }
+    template = (ROOT / "web" / "sw.js").read_text(encoding="utf-8")
+    worker = build_site.stamp_service_worker(template, "0123456789abcdef", precache, integrity)
+    assert 'const CACHE_VERSION = "0123456789abcdef";' in worker
+    for url, (size, digest) in integrity.items():
+        assert f'  "{url}": [{size}, "{digest}"],\n' in worker
+        assert f'  "{url}",\n' in worker
+    with pytest.raises(build_site.BuildError, match="not precached"):
+        build_site.stamp_service_worker(template, "v", ["./"], integrity)
+    with pytest.raises(build_site.BuildError, match="__INTEGRITY__"):
+        build_site.stamp_service_worker(template.replace("/* __INTEGRITY__ */", ""), "v", [], {})

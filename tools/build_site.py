@@ -22,9 +22,11 @@ What goes in (see docs/build.md):
   listed in ``pyodide-files.json``, into the interpreter's file system; PyScript's plugins that
   the page does not use are turned off) and ``pyscript-worker.json`` (workers: the plain Pyodide
   module and every Python file in PyScript's ``files`` map);
-- ``sw.js`` with the cache version (a hash of every other file) and the precache list.
+- ``sw.js`` with the cache version (a hash of every other file), the precache list and each
+  precached file's size and SHA-256 (the worker checks what it caches).
 
-Usage: ``python tools/build_site.py [--out DIR] [--quiet] [--list] [--no-bytecode]``.
+Usage: ``python tools/build_site.py [--out DIR] [--quiet] [--list] [--no-bytecode]
+[--release LABEL]``.
 """
 
 from __future__ import annotations
@@ -148,6 +150,11 @@ PYODIDE_HOME = "/home/pyodide"
 #: Placeholders in web/sw.js.
 SW_VERSION_MARK = "__CACHE_VERSION__"
 SW_PRECACHE_MARK = "/* __PRECACHE__ */"
+SW_INTEGRITY_MARK = "/* __INTEGRITY__ */"
+#: In index.html: ``<meta name="release" content="__RELEASE__">``, replaced with the build's
+#: release label (``--release``), which the page can be asked for (and which makes a new
+#: version of the site even when nothing else changed: the e2e tests' second build).
+RELEASE_MARK = "__RELEASE__"
 #: Files and folders of web/ published at the site root instead of under web/.
 WEB_AT_ROOT = ("manifest.webmanifest", "icons/")
 
@@ -582,6 +589,16 @@ def stamp_boot_module(text: str, lock: dict[str, object]) -> str:
     return text.replace(LOCKFILE_INFO_LINE, f"const LOCKFILE_INFO = {value};")
 
 
+def stamp_release(page: str, release: str) -> str:
+    """index.html with its release label (RELEASE_MARK, at most once; "dev" when empty)."""
+    label = release or "dev"
+    if not re.fullmatch(r"[\w.+-]{1,64}", label):
+        raise BuildError(f"release label {label!r}: use 1-64 letters, digits, '.', '+', '-', '_'")
+    if page.count(RELEASE_MARK) > 1:
+        raise BuildError(f"index.html holds {RELEASE_MARK} more than once")
+    return page.replace(RELEASE_MARK, label)
+
+
 def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
@@ -594,11 +611,33 @@ def site_version(out: Path, paths: Iterable[str]) -> str:
     return h.hexdigest()[:16]
 
 
-def stamp_service_worker(template: str, version: str, precache: list[str]) -> str:
-    if SW_VERSION_MARK not in template or SW_PRECACHE_MARK not in template:
-        raise BuildError(f"web/sw.js must contain {SW_VERSION_MARK} and {SW_PRECACHE_MARK}")
+def file_integrity(out: Path, precache: Iterable[str]) -> dict[str, tuple[int, str]]:
+    """``{url: (size, SHA-256 hex)}`` of each precached URL (``./`` is ``index.html``)."""
+    table: dict[str, tuple[int, str]] = {}
+    for url in precache:
+        data = (out / (url.removeprefix("./") or "index.html")).read_bytes()
+        table[url] = (len(data), hashlib.sha256(data).hexdigest())
+    return table
+
+
+def stamp_service_worker(
+    template: str, version: str, precache: list[str], integrity: dict[str, tuple[int, str]]
+) -> str:
+    marks = (SW_VERSION_MARK, SW_PRECACHE_MARK, SW_INTEGRITY_MARK)
+    if any(template.count(mark) != 1 for mark in marks):
+        raise BuildError(f"web/sw.js must contain each of {', '.join(marks)} once")
+    if not set(integrity) <= set(precache):
+        raise BuildError("the integrity table lists files that are not precached")
     listing = "\n" + "".join(f"  {json.dumps(url)},\n" for url in precache)
-    return template.replace(SW_VERSION_MARK, version).replace(SW_PRECACHE_MARK, listing)
+    table = "\n" + "".join(
+        f"  {json.dumps(url)}: [{size}, {json.dumps(digest)}],\n"
+        for url, (size, digest) in integrity.items()
+    )
+    return (
+        template.replace(SW_VERSION_MARK, version)
+        .replace(SW_PRECACHE_MARK, listing)
+        .replace(SW_INTEGRITY_MARK, table)
+    )
 
 
 # ----------------------------------------------------------------------------- bytecode
@@ -787,6 +826,7 @@ def build(
     *,
     require_index: bool = True,
     bytecode: bool = True,
+    release: str = "",
 ) -> Site:
     """Build the site into ``out`` (default ``root/_site``) from the sources in ``root``,
     replacing what was there.
@@ -797,6 +837,8 @@ def build(
     so that the page's interpreter imports them without compiling the sources on every boot
     (docs/build.md, "Bytecode"); sources only when false (``--no-bytecode``) or when Node cannot
     run the pinned Pyodide. The game table is this checkout's ``solitaire.rules.GAMES``.
+    ``release``: the label written into index.html's ``<meta name="release">`` ("dev" when
+    empty); a different label is a different site, hence a new service worker.
 
     The site is assembled in a sibling folder and swapped in at the end, so that a server or a
     test run using ``out`` never sees a half-built site.
@@ -806,7 +848,9 @@ def build(
     if require_index and not index.is_file():
         raise BuildError("index.html is missing")
     page = (
-        render_page(index.read_text(encoding="utf-8"), GAMES.values()) if index.is_file() else None
+        stamp_release(render_page(index.read_text(encoding="utf-8"), GAMES.values()), release)
+        if index.is_file()
+        else None
     )
     _check_pins(root)
     if not (root / "web" / "sw.js").is_file():
@@ -910,7 +954,10 @@ def _assemble(out: Path, root: Path, page: str | None, bytecode_wanted: bool) ->
     version = site_version(out, runtime + own)
     precache = ["./", *(f"./{p}" for p in sorted(runtime + own))]
     template = (root / "web" / "sw.js").read_text(encoding="utf-8")
-    (out / "sw.js").write_text(stamp_service_worker(template, version, precache), "utf-8")
+    # without a page, "./" is no file: the worker then only caches it unchecked
+    integrity = file_integrity(out, [u for u in precache if u != "./" or page is not None])
+    worker = stamp_service_worker(template, version, precache, integrity)
+    (out / "sw.js").write_text(worker, "utf-8")
     own.append("sw.js")
     return Site(
         out=out,
@@ -955,9 +1002,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-bytecode", action="store_true", help="ship the Python sources only (no .pyc)"
     )
+    parser.add_argument(
+        "--release",
+        default=os.environ.get("SOLITAIRE_RELEASE", ""),
+        help='label in index.html\'s <meta name="release"> (default $SOLITAIRE_RELEASE or "dev")',
+    )
     args = parser.parse_args(argv)
     try:
-        site = build(args.out, bytecode=not args.no_bytecode)
+        site = build(args.out, bytecode=not args.no_bytecode, release=args.release)
     except BuildError as exc:
         print(f"build_site: error: {exc}", file=sys.stderr)
         return 1

@@ -200,15 +200,89 @@ function packageIndex(options) {
   return LOCKFILE_INFO && !own ? { lockFileContents: { info: LOCKFILE_INFO, packages: {} } } : {};
 }
 
+/* A file of the start-up that could not be downloaded or compiled. */
+class DownloadFailed extends Error {
+  constructor(url, reason) {
+    super(`${url}: ${reason}`);
+    this.url = url;
+    this.reason = reason;
+  }
+}
+
+/* Watches the start's downloads of the site's files. Pyodide itself only logs some of these
+   failures (a failed pyodide.asm.wasm or python_stdlib.zip: "wasm instantiation failed!",
+   "Error occurred while installing the standard library") and then waits forever, so that the
+   page would only give up after its 90 s timeout, with no reason. While `watch` runs, the
+   page's fetch() and WebAssembly.instantiateStreaming() are wrapped: a site file answered with
+   an HTTP error, a download that fails, or a wasm module that does not compile rejects
+   `failed` at once with the file and the reason. `stop()` puts the originals back. */
+function watchDownloads() {
+  let report = null;
+  const failed = new Promise((_, reject) => {
+    report = reject;
+  });
+  failed.catch(() => {}); // raced in boot()
+  const fail = (url, reason) => report(new DownloadFailed(url, reason));
+  const pageFetch = globalThis.fetch;
+  const compile = WebAssembly.instantiateStreaming;
+  globalThis.fetch = function (input, init) {
+    const result = pageFetch.call(this, input, init);
+    const url = new URL(input instanceof Request ? input.url : String(input), SITE_URL).href;
+    if (url.startsWith(SITE_URL)) {
+      result.then(
+        (response) => response.ok || fail(url, `HTTP ${response.status} ${response.statusText}`),
+        (err) => fail(url, String(err.message || err)),
+      );
+    }
+    return result;
+  };
+  if (compile) {
+    WebAssembly.instantiateStreaming = function (source, imports) {
+      const result = compile.call(this, source, imports);
+      Promise.resolve(source).then(
+        (response) => result.catch((err) => fail(response.url, String(err.message || err))),
+        () => {}, // the fetch wrapper reports that
+      );
+      return result;
+    };
+  }
+  function stop() {
+    globalThis.fetch = pageFetch;
+    if (compile) WebAssembly.instantiateStreaming = compile;
+  }
+  return { failed, stop };
+}
+
+/* Tells the loading screen (web/boot.js) why the start failed: {file, reason}, file null when
+   the failure is not a download. */
+function reportFailure(err) {
+  const detail =
+    err instanceof DownloadFailed
+      ? { file: err.url, reason: err.reason }
+      : { file: null, reason: String((err && err.message) || err) };
+  dispatchEvent(new CustomEvent("solitaire:boot-failed", { detail }));
+}
+
 async function boot(options) {
   performance.mark("pyodide-boot:start");
-  const files = fetchPageFiles();
-  files.catch(() => {}); // awaited below, once Pyodide has started
-  const py = await start({ ...packageIndex(options), ...options, indexURL: INDEX_URL });
-  performance.mark("pyodide-boot:started");
-  writeFiles(py, await files);
-  performance.mark("pyodide-boot:ready");
-  return py;
+  const onPage = typeof document === "object";
+  const watch = onPage ? watchDownloads() : null;
+  try {
+    const files = fetchPageFiles();
+    files.catch(() => {}); // awaited below, once Pyodide has started
+    const started = start({ ...packageIndex(options), ...options, indexURL: INDEX_URL });
+    const race = (promise) => (watch ? Promise.race([promise, watch.failed]) : promise);
+    const py = await race(started);
+    performance.mark("pyodide-boot:started");
+    writeFiles(py, await race(files));
+    performance.mark("pyodide-boot:ready");
+    return py;
+  } catch (err) {
+    if (onPage) reportFailure(err);
+    throw err;
+  } finally {
+    watch?.stop();
+  }
 }
 
 /* The early start. PyScript only calls loadPyodide() ~0.4 s after navigation (core.js -> core
@@ -220,7 +294,8 @@ async function boot(options) {
 let early = null;
 if (typeof document === "object" && typeof WebAssembly === "object") {
   early = boot(output);
-  // A failure is reported to whoever takes the interpreter (PyScript shows it), not here.
+  // A failure is shown on the loading screen at once (boot() reports it) and also reaches
+  // whoever takes the interpreter.
   early.catch(() => {});
 }
 

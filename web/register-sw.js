@@ -1,26 +1,38 @@
-/* Registers the service worker (../sw.js, i.e. the site root) once Python is ready.
+/* Registers the service worker (../sw.js, i.e. the site root) once Python is ready, and switches
+ * to a newer version when the player asks for it.
  *
  * Loaded by index.html as a classic script: <script src="web/register-sw.js" defer></script>.
- * It exports nothing and waits until the UI sets <html data-app="ready">, so that the first
- * visit does not download the runtime twice (page and precache at the same moment).
+ * It waits until the UI sets <html data-app="ready">, so that the first visit does not download
+ * the runtime twice (page and precache at the same moment).
  *
- * - Opt out with ?nosw in the page URL (debugging), or when service workers are unavailable.
+ * - ?nosw in the page URL (debugging): no registration, and this scope's worker, if any, is
+ *   unregistered (from the next load on, every file comes from the server); also when service
+ *   workers are unavailable.
  * - When a newer version has been installed and waits, sets <html data-update="ready">; the UI
- *   may then offer a reload and post {type: "skip-waiting"} to registration.waiting.
+ *   then offers "Update", saves the game and calls window.solitaireApplyUpdate(), which posts
+ *   {type: "skip-waiting"} to the waiting worker and reloads the page once it has taken over
+ *   (controllerchange): the new version starts from the saved game.
  */
 (() => {
   "use strict";
   const root = document.documentElement;
-  if (!("serviceWorker" in navigator) || new URLSearchParams(location.search).has("nosw")) {
+  if (!("serviceWorker" in navigator)) return;
+  const sw = navigator.serviceWorker;
+  if (new URLSearchParams(location.search).has("nosw")) {
+    sw.getRegistration("./")
+      .then((registration) => registration && registration.unregister())
+      .then((done) => done && console.info("?nosw: service worker unregistered"))
+      .catch(() => {});
     return;
   }
 
+  let current = null; // this page's registration, once registered
+
   function watchUpdates(registration) {
     if (!registration) return; // e.g. registration blocked by a test harness
+    current = registration;
     const mark = () => {
-      if (registration.waiting && navigator.serviceWorker.controller) {
-        root.dataset.update = "ready";
-      }
+      if (registration.waiting && sw.controller) root.dataset.update = "ready";
     };
     mark();
     registration.addEventListener("updatefound", () => {
@@ -29,13 +41,29 @@
     });
   }
 
+  /* The player chose "Update" (the game is saved): let the waiting worker take over, then
+     reload into the new version. Without a waiting worker, a plain reload. */
+  window.solitaireApplyUpdate = () => {
+    const waiting = current && current.waiting;
+    if (!waiting || !sw.controller) {
+      location.reload();
+      return;
+    }
+    let reloading = false;
+    sw.addEventListener("controllerchange", () => {
+      if (reloading) return;
+      reloading = true;
+      location.reload();
+    });
+    waiting.postMessage({ type: "skip-waiting" });
+  };
+
   let started = false;
   function register() {
     if (started) return;
     started = true;
     // Resolved against the page URL: the worker lives at the site root (scope: whole site).
-    navigator.serviceWorker
-      .register("./sw.js")
+    sw.register("./sw.js")
       .then(watchUpdates)
       .catch((err) => console.warn("service worker not registered:", err));
   }

@@ -1,25 +1,83 @@
 /* Service worker: makes the whole site playable offline after the first visit.
  *
  * tools/build_site.py copies this file to the site root (so that its scope is the whole site)
- * and fills in CACHE_VERSION (a hash of every other file of the site) and PRECACHE (every file
- * of the site). A new deploy therefore has a new sw.js, which installs a new cache; the old
- * cache is deleted once the new worker activates, so files of two versions are never mixed.
+ * and fills in CACHE_VERSION (a hash of every other file of the site), PRECACHE (every file of
+ * the site) and INTEGRITY (each file's size and SHA-256). A new deploy therefore has a new
+ * sw.js, which installs a new cache; the old cache is deleted once the new worker activates, so
+ * files of two versions are never mixed.
+ *
+ * Caches are named after the registration scope ("solitaire <scope> <version>"), so that two
+ * deployments on one origin (user.github.io/a/ and /b/) never delete each other's cache.
+ *
+ * What is cached is checked: at install every download must have the size and SHA-256 the
+ * build wrote (else the install fails and the previous version stays in charge); every answer
+ * from the cache must have the recorded size (a cheap check: a damaged entry is fetched again,
+ * checked and stored); on the page's request ({type: "verify"}, the loading screen's "Try
+ * again") every entry's SHA-256 is checked and a bad one fetched again.
  *
  * Unbuilt (served straight from web/), PRECACHE is empty and the worker caches nothing.
  */
 "use strict";
 
-const CACHE_PREFIX = "solitaire-";
 const CACHE_VERSION = "__CACHE_VERSION__";
-const CACHE = CACHE_PREFIX + CACHE_VERSION;
 const PRECACHE = [/* __PRECACHE__ */];
+/* {"./path": [size in bytes, "sha-256 hex"]} for every URL of PRECACHE. */
+const INTEGRITY = {/* __INTEGRITY__ */};
+
+const SCOPE = self.registration.scope;
+const CACHE_PREFIX = `solitaire ${SCOPE} `;
+const CACHE = CACHE_PREFIX + CACHE_VERSION;
+/* The caches of the workers before caches were scoped ("solitaire-<16 hex digits>"): nobody's
+   in particular any more; a worker that activates removes them. */
+const UNSCOPED_CACHE = /^solitaire-[0-9a-f]{16}$/;
+
+/* The PRECACHE key of a URL of this site ("./" + path under the scope), or null. */
+function siteKey(url) {
+  const u = new URL(url, SCOPE);
+  const bare = u.origin + u.pathname;
+  return bare.startsWith(SCOPE) ? "./" + bare.slice(SCOPE.length) : null;
+}
+
+async function sha256(buffer) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", buffer));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/* Why the bytes of `key` are not the file the build made, or "" when they are. */
+async function defect(key, buffer) {
+  const want = INTEGRITY[key];
+  if (!want) return "";
+  if (buffer.byteLength !== want[0]) return `${buffer.byteLength} bytes instead of ${want[0]}`;
+  return (await sha256(buffer)) === want[1] ? "" : "SHA-256 differs";
+}
+
+/* Downloads `key` past every cache, checks it and stores it. Throws when it cannot. */
+async function download(cache, key) {
+  const response = await fetch(new Request(new URL(key, SCOPE), { cache: "reload" }));
+  if (!response.ok) throw new Error(`${key}: HTTP ${response.status}`);
+  const body = await response.clone().arrayBuffer();
+  const bad = await defect(key, body);
+  if (bad) throw new Error(`${key}: downloaded file is damaged (${bad})`);
+  await cache.put(new URL(key, SCOPE).href, response.clone());
+  return response;
+}
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
     caches.open(CACHE).then((cache) =>
       // "no-cache": revalidate with the server (a 304 costs nothing) so that a file still in
       // the HTTP cache from the previous deploy never lands in this version's cache.
-      cache.addAll(PRECACHE.map((url) => new Request(url, { cache: "no-cache" }))),
+      Promise.all(
+        PRECACHE.map(async (key) => {
+          const request = new Request(new URL(key, SCOPE), { cache: "no-cache" });
+          const response = await fetch(request);
+          if (!response.ok) throw new Error(`${key}: HTTP ${response.status}`);
+          const bad = await defect(key, await response.clone().arrayBuffer());
+          // e.g. the server already holds the next deploy: this worker is then out of date
+          if (bad) throw new Error(`${key} is not the file of this version (${bad})`);
+          await cache.put(request.url, response);
+        }),
+      ),
     ),
   );
 });
@@ -31,7 +89,10 @@ self.addEventListener("activate", (event) => {
       .then((names) =>
         Promise.all(
           names
-            .filter((name) => name.startsWith(CACHE_PREFIX) && name !== CACHE)
+            .filter(
+              (name) =>
+                (name.startsWith(CACHE_PREFIX) && name !== CACHE) || UNSCOPED_CACHE.test(name),
+            )
             .map((name) => caches.delete(name)),
         ),
       )
@@ -39,21 +100,66 @@ self.addEventListener("activate", (event) => {
   );
 });
 
-// The page may ask a waiting (newer) worker to take over, e.g. after the player accepts
-// "a new version is available: reload". Nothing else switches versions under a running page.
+/* Checks every cached file's SHA-256 and downloads again those that are damaged or missing.
+   Returns {checked, repaired: [keys], failed: ["key: reason"]}. */
+async function verifyAll() {
+  const cache = await caches.open(CACHE);
+  const report = { checked: 0, repaired: [], failed: [] };
+  for (const key of PRECACHE) {
+    const hit = await cache.match(new URL(key, SCOPE).href);
+    report.checked += 1;
+    if (hit && !(await defect(key, await hit.arrayBuffer()))) continue;
+    try {
+      await download(cache, key);
+      report.repaired.push(key);
+    } catch (err) {
+      report.failed.push(String(err.message || err));
+    }
+  }
+  return report;
+}
+
 self.addEventListener("message", (event) => {
-  if (event.data && event.data.type === "skip-waiting") self.skipWaiting();
+  const type = event.data && event.data.type;
+  // The page asks a waiting (newer) worker to take over once the player chose "Update" (it
+  // saved the game first and reloads on controllerchange). Nothing else switches versions
+  // under a running page.
+  if (type === "skip-waiting") self.skipWaiting();
+  if (type === "verify") {
+    const reply = (answer) => event.ports[0] && event.ports[0].postMessage(answer);
+    event.waitUntil(verifyAll().then(reply, (err) => reply({ error: String(err) })));
+  }
 });
 
-async function respond(request) {
-  const cache = await caches.open(CACHE);
-  const hit = await cache.match(request, { ignoreSearch: true });
-  if (hit) return hit;
-  if (request.mode === "navigate") {
-    const page = await cache.match("./");
-    if (page) return page;
+/* The cached answer for `key` when its size is the recorded one (a Blob's size is known
+   without reading it); otherwise the file is fetched again, checked and stored. null: not
+   cached and not repairable (the caller asks the network). */
+async function fromCache(cache, key) {
+  const hit = await cache.match(new URL(key, SCOPE).href);
+  const want = INTEGRITY[key];
+  if (!want) return hit || null;
+  if (hit) {
+    const body = await hit.blob();
+    if (body.size === want[0]) {
+      const { status, statusText, headers } = hit;
+      return new Response(body, { status, statusText, headers });
+    }
+    console.warn(`cached ${key}: ${body.size} bytes instead of ${want[0]}; fetched again`);
   }
-  return fetch(request);
+  try {
+    return await download(cache, key);
+  } catch (err) {
+    console.warn(`cannot repair ${key}:`, err);
+    return null;
+  }
+}
+
+async function respond(request) {
+  let key = siteKey(request.url);
+  // a navigation to any address of the site (a query string, a hash) gets the page
+  if (key !== null && request.mode === "navigate" && !(key in INTEGRITY)) key = "./";
+  const found = key !== null && (await fromCache(await caches.open(CACHE), key));
+  return found || fetch(request);
 }
 
 self.addEventListener("fetch", (event) => {

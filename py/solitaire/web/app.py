@@ -294,7 +294,15 @@ class App:
             and document.documentElement.getAttribute("data-update") == "ready"
         ):
             self.update_offered = True
-            self.messages.notice("A new version of the game is ready: reload the page to use it.")
+            self.messages.notice("A new version of the game is ready.")
+            by_id("btn-update").hidden = False
+
+    def update(self) -> None:
+        """Switch to the waiting new version (web/register-sw.js): save the game, clock
+        included, so that the reloaded page continues it exactly."""
+        self.controller.tick()
+        self.persist()
+        window.solitaireApplyUpdate()
 
     def on_visibility(self, ev: Any) -> None:
         if str(document.visibilityState) == "hidden":
@@ -340,6 +348,7 @@ class App:
             "settings": d.show_settings,
             "reset-stats": d.reset_stats,
             "dismiss-notice": self.messages.hide_notice,
+            "update": self.update,
             "close-dialog": lambda: None,
             "rules-of": lambda: d.show_rules_of(str(button.getAttribute("data-game"))),
         }

@@ -1,0 +1,149 @@
+/* The loading screen: progress, and a clear message when the game cannot start.
+ *
+ * Loaded by index.html's <head> as a plain (blocking, tiny) script, before any module, so that
+ * whatever fails later finds the reporter in place; it touches the loading screen's elements
+ * only once they exist. It must run before Python can, to explain a browser that cannot run
+ * Python at all. (A file, not an inline script: the Content-Security-Policy allows no inline
+ * script, docs/build.md.)
+ *
+ * Reporters (each shows the message at once and sets <html data-app="failed">):
+ * - window.solitaireBootFail(title, text): Python's main() when the app cannot start;
+ * - the event "solitaire:boot-failed" (detail {file, reason}): web/pyodide-boot.mjs, when a
+ *   runtime file cannot be downloaded or compiled;
+ * - a <script> or <link> of the page that fails to load (an "error" event, seen in capture);
+ * - 90 s without a ready page (a last resort: a download that never ends).
+ *
+ * "Try again" asks the service worker (when one controls the page) to check every cached file
+ * and fetch again those that are damaged, then reloads.
+ */
+(function () {
+  "use strict";
+  var root = document.documentElement;
+  var STAGES = {
+    "Loading interpreter": [8, "Starting Python…"],
+    "Loading Pyodide": [12, "Loading the Python runtime (about 6 MB, only on the first visit)…"],
+    "Loaded Pyodide": [75, "Python runtime loaded…"],
+    "Loading files": [78, "Loading the game…"],
+    "Loaded files": [85, "Loading the game…"],
+    "Loaded interpreter": [90, "Dealing the cards…"]
+  };
+  var TIMEOUT_MS = 90000;
+  /* How long "Try again" waits for the service worker's check before reloading anyway. */
+  var VERIFY_TIMEOUT_MS = 30000;
+
+  function el(id) {
+    return document.getElementById(id);
+  }
+
+  /* Run fn once the loading screen's elements exist. */
+  function whenParsed(fn) {
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", fn);
+    else fn();
+  }
+
+  function fail(title, text) {
+    if (root.dataset.app === "ready" || root.dataset.app === "failed") return;
+    root.dataset.app = "failed";
+    whenParsed(function () {
+      el("boot-error-title").textContent = title;
+      el("boot-error-text").textContent = text;
+      el("boot-error").hidden = false;
+      el("boot-bar").hidden = true;
+      el("boot-msg").hidden = true;
+    });
+  }
+  window.solitaireBootFail = fail;
+
+  function downloadFailed(file, reason) {
+    fail(
+      "The game could not start",
+      "The file " + file + " could not be loaded (" + reason + "). Check the connection and " +
+        "try again; once loaded, the game also works offline."
+    );
+  }
+
+  /* The site-relative name of a URL of this page's site, e.g. "vendor/pyodide/pyodide.asm.wasm". */
+  function siteFile(url) {
+    var base = new URL("./", location.href).href;
+    return url.indexOf(base) === 0 ? url.slice(base.length).split(/[?#]/)[0] : url;
+  }
+
+  addEventListener("solitaire:boot-failed", function (e) {
+    downloadFailed(siteFile(e.detail.file), e.detail.reason);
+  });
+
+  // Loading errors of elements do not bubble: listen in the capture phase.
+  addEventListener(
+    "error",
+    function (e) {
+      var t = e.target;
+      if (root.dataset.app !== "loading") return;
+      if (t && (t.tagName === "SCRIPT" || (t.tagName === "LINK" && t.rel !== "icon"))) {
+        downloadFailed(siteFile(t.src || t.href), "download failed");
+      } else if (e.message && /pyodide|pyscript|wasm/i.test(e.message + " " + (e.filename || ""))) {
+        fail("The game could not start", "Loading Python failed: " + e.message);
+      }
+    },
+    true
+  );
+
+  /* Let the service worker check (and repair) its cache, then reload. */
+  function tryAgain() {
+    var button = el("boot-retry");
+    button.disabled = true;
+    button.textContent = "Checking the saved files…";
+    var sw = navigator.serviceWorker;
+    var reload = function () {
+      location.reload();
+    };
+    if (!sw || !sw.controller || typeof MessageChannel !== "function") return reload();
+    var channel = new MessageChannel();
+    channel.port1.onmessage = function (e) {
+      if (e.data && e.data.repaired && e.data.repaired.length) {
+        console.info("service worker repaired:", e.data.repaired.join(", "));
+      }
+      reload();
+    };
+    setTimeout(reload, VERIFY_TIMEOUT_MS);
+    sw.controller.postMessage({ type: "verify" }, [channel.port2]);
+  }
+
+  var wasm = typeof WebAssembly === "object" && typeof WebAssembly.instantiate === "function";
+  var modules = "noModule" in document.createElement("script");
+  if (!wasm || !modules) {
+    fail(
+      "This browser cannot run the game",
+      "The game runs Python in the browser, which needs WebAssembly and JavaScript modules. " +
+        "Please open it in a current version of Firefox, Chrome, Edge or Safari" +
+        (wasm ? "." : " (WebAssembly may be turned off by a security setting).")
+    );
+  }
+
+  whenParsed(function () {
+    var bar = el("boot-bar");
+    var msg = el("boot-msg");
+    el("boot-retry").addEventListener("click", tryAgain);
+    var ceiling = 8;
+    addEventListener("py:progress", function (e) {
+      var s = STAGES[e.detail];
+      if (!s) return;
+      bar.value = Math.max(bar.value, s[0]);
+      msg.textContent = s[1];
+      ceiling = e.detail === "Loading Pyodide" ? 72 : s[0] + 4;
+    });
+    var creep = setInterval(function () {
+      if (root.dataset.app !== "loading") return clearInterval(creep);
+      if (bar.value < ceiling) bar.value = bar.value + 0.5;
+    }, 120);
+  });
+
+  setTimeout(function () {
+    if (root.dataset.app === "loading") {
+      fail(
+        "The game is taking too long to start",
+        "Python did not start within 90 seconds. The connection may be slow or a download " +
+          "may have stalled. Try again; once loaded, the game also works offline."
+      );
+    }
+  }, TIMEOUT_MS);
+})();
