@@ -209,9 +209,10 @@ def test_pyscript_configs_map_the_python_files(site_dir: Path) -> None:
     }
     prefix = f"./{build_site.PACKAGE_DIR}/"
     on_page = {k: v for k, v in every.items() if k.removeprefix(prefix) not in NOT_ON_THE_PAGE}
-    # Each source is followed by its bytecode for the vendored Pyodide (build_site.PRECOMPILE).
+    # Workers: each source is followed by its bytecode for the vendored Pyodide; the page:
+    # the bytecode alone, written where the source would be (a sourceless pyc).
     every = build_site.with_bytecode(every, set(every), CACHE_TAG)
-    on_page = build_site.with_bytecode(on_page, set(on_page), CACHE_TAG)
+    on_page = build_site.sourceless(on_page, set(on_page), CACHE_TAG)
     unused_plugins = [
         "error",
         "deprecations-manager",
