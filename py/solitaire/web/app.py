@@ -17,7 +17,7 @@ from typing import Any
 
 import js
 from js import document, window
-from pyodide.ffi import create_proxy
+from pyodide.ffi import create_proxy, to_js
 
 from . import state as fx
 from .advice import HINT_BUDGET, HINT_TEXT_MS, VERDICT_BUDGET
@@ -30,6 +30,7 @@ from .keyboard import KeyboardInput
 from .pointer import PointerInput
 from .solver_client import SolverClient, SolverUnavailable, WinnableLists
 from .store import MemoryBackend, Store
+from .text import deal_link
 from .wiring import Wiring
 
 HINT_SHOW_MS = 4000  # the hinted move stays marked this long (or until the next change)
@@ -81,6 +82,12 @@ class App:
         )
         listen(document, "visibilitychange", self.on_visibility)
         listen(window, "pagehide", lambda ev: self.persist())
+        # the clock stands still while a dialog is open (any dialog's open attribute)
+        self._dialogs_watch = js.MutationObserver.new(self._proxy(self.on_dialogs))
+        watch = {"attributes": True, "subtree": True, "attributeFilter": ["open"]}
+        self._dialogs_watch.observe(
+            document.body, to_js(watch, dict_converter=js.Object.fromEntries)
+        )
         self._p_persist = self._proxy(self.on_persist_timer)
         self._p_return = self._proxy(lambda *a: self.view.clear_returning())
         self._p_finish = self._proxy(lambda *a: self.act(self.controller.auto_finish_due))
@@ -137,7 +144,7 @@ class App:
         elif isinstance(effect, fx.Shake):
             view.shake(effect.cards)
         elif isinstance(effect, fx.Toast):
-            self.messages.toast(effect.text, effect.info, effect.ms)
+            self.messages.toast(effect.text, effect.info, effect.ms, effect.action, effect.label)
             if not effect.info and c.vibrate_on:
                 self.vibrate()
         elif isinstance(effect, fx.HideInfoToast):
@@ -223,6 +230,12 @@ class App:
             self.update_offered = True
             self.messages.notice("A new version of the game is ready: reload the page to use it.")
 
+    def on_dialogs(self, *args: Any) -> None:
+        paused = document.querySelector("dialog[open]") is not None
+        if paused != self.controller.ui.paused:
+            self.controller.set_paused(paused)
+            self.status.clock(self.controller.game)
+
     def on_visibility(self, ev: Any) -> None:
         if str(document.visibilityState) == "hidden":
             self.controller.hidden()
@@ -257,6 +270,8 @@ class App:
             "hint": c.advice.hint,
             "was-winnable": c.advice.ask_verdict,
             "undo-to": c.advice.undo_to_verdict,
+            "continue": c.changes.continue_aside,
+            "winnable-deal": c.winnable_deal,
         }
         views: dict[str, Callable[[], None]] = {
             "deal": d.show_deal,
@@ -267,7 +282,10 @@ class App:
             "dismiss-notice": self.messages.hide_notice,
             "close-dialog": lambda: None,
             "rules-of": lambda: d.show_rules_of(str(button.getAttribute("data-game"))),
+            "share": lambda: self._spawn(self.share()),
         }
+        if button.closest("#toast"):
+            self.messages.hide_toast()
         if action in intents:
             self.act(intents[action])
         elif action in views:
@@ -276,8 +294,21 @@ class App:
     def on_game_select(self, ev: Any) -> None:
         self.act(self.controller.choose_game, str(ev.target.value))
 
+    async def share(self) -> None:
+        """The menu's "Copy link to this deal": the page's own address with this deal's hash;
+        when the clipboard is refused, the link is shown to be copied by hand."""
+        c = self.controller
+        link = deal_link(str(window.location.href), c.game_id, c.game.deal)
+        try:
+            await window.navigator.clipboard.writeText(link)
+        except Exception:
+            self.messages.notice(f"Copy this link to share the deal: {link}")
+            return
+        self.messages.toast("Link copied.", info=True)
+
     def apply_settings(self) -> None:
         s = self.controller.settings
+        by_id("st-clock").hidden = not s.show_timer
         self.board_el.classList.toggle("four-color", s.four_color)
         root = document.documentElement
         if s.theme == "system":
@@ -305,8 +336,12 @@ class App:
         c = self.controller
         if effect.then == "new" and c.game_id == effect.game_id:
             self.act(c.new_deal)
+        elif effect.then == "winnable" and c.game_id == effect.game_id:
+            self.act(c.winnable_deal)
         elif effect.then == "open" and c.game_id != effect.game_id:
             self.act(c.open_game, effect.game_id, None)
+        else:
+            self.act(c.winnable_loaded, effect.game_id)
 
     def ask_solver(self, effect: fx.AskSolver) -> None:
         if effect.what == "hint" and not self.solver.ready:

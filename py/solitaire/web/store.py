@@ -8,10 +8,13 @@ Keys (all JSON):
   "cardBack": one of CARD_BACKS, "table": one of TABLES, "sound": bool, "showTimer": bool}``
 - ``solitaire.last``: ``{"game": id}``, the game shown last
 - ``solitaire.game.<id>``: ``{"v": 1, "save": <Game.to_json()>, "counted": bool,
-  "recorded": bool}``; ``counted``: this deal already counts as played; ``recorded``: its win
-  is in the statistics
+  "recorded": bool, "hints"?: int, "abandoned"?: bool}``; ``counted``: this deal already counts
+  as played; ``recorded``: its win is in the statistics; ``hints``: hints shown in this deal
+  (absent: 0); ``abandoned``: leaving it already ended the win streak once (absent: false)
+- ``solitaire.aside.<id>``: the same document for the one unfinished game of that game kept
+  aside when a restart, a new or chosen deal or a link replaced it ("Continue deal N")
 - ``solitaire.stats.<id>``: ``{"played", "won", "streak", "bestStreak": int, "bestTime": float|null,
-  "fewestMoves": int|null}``
+  "fewestMoves": int|null, "wonWithHints"?: int}``
 
 A value that cannot be read (not JSON, wrong shape, a save the engine refuses) is removed and
 a sentence saying so is added to ``Store.notices``; the page shows them and starts anyway.
@@ -64,7 +67,9 @@ class Settings:
     automove: bool = True
     four_color: bool = False
     theme: str = "system"
-    winnable_only: bool = False  # "New deal" draws among deals proved winnable
+    # "New deal" draws among deals proved winnable; None: not set, on for Russian only
+    # (controller.winnable_only_for)
+    winnable_only: bool | None = None
     # None: follow the device (on where the primary pointer is coarse, i.e. a touch screen)
     tap_move: bool | None = None  # a tap plays the card to its best place at once
     vibrate: bool | None = None  # a short vibration when a move is refused
@@ -78,8 +83,9 @@ class Settings:
             "automove": self.automove,
             "fourColor": self.four_color,
             "theme": self.theme,
-            "winnableOnly": self.winnable_only,
         }
+        if self.winnable_only is not None:
+            doc["winnableOnly"] = self.winnable_only
         if self.tap_move is not None:
             doc["tapMove"] = self.tap_move
         if self.vibrate is not None:
@@ -98,7 +104,7 @@ class Settings:
         automove = doc.get("automove", True)
         four = doc.get("fourColor", False)
         theme = doc.get("theme", "system")
-        winnable = doc.get("winnableOnly", False)
+        winnable = doc.get("winnableOnly")
         tap_move = doc.get("tapMove")
         vibrate = doc.get("vibrate")
         card_back = doc.get("cardBack", CARD_BACKS[0])
@@ -109,7 +115,7 @@ class Settings:
             not isinstance(automove, bool)
             or not isinstance(four, bool)
             or theme not in THEMES
-            or not isinstance(winnable, bool)
+            or not isinstance(winnable, bool | None)
             or not isinstance(tap_move, bool | None)
             or not isinstance(vibrate, bool | None)
             or card_back not in CARD_BACKS
@@ -143,6 +149,7 @@ class Stats:
     best_streak: int = 0
     best_time: float | None = None
     fewest_moves: int | None = None
+    won_with_hints: int = 0  # wins with a hint shown (counted in won, never a best)
 
     @property
     def win_rate(self) -> float | None:
@@ -157,6 +164,7 @@ class Stats:
             "bestStreak": d["best_streak"],
             "bestTime": d["best_time"],
             "fewestMoves": d["fewest_moves"],
+            "wonWithHints": d["won_with_hints"],
         }
 
     @classmethod
@@ -187,12 +195,14 @@ class Stats:
             best_streak=count("bestStreak"),
             best_time=optional("bestTime", float),
             fewest_moves=optional("fewestMoves", int),
+            won_with_hints=count("wonWithHints"),
         )
         if (
             s.won > s.played
             or s.streak > s.won
             or s.best_streak > s.won
             or s.streak > s.best_streak
+            or s.won_with_hints > s.won
         ):
             raise ValueError("the numbers do not add up")
         return s
@@ -203,17 +213,22 @@ class Stats:
         self.played += 1
 
     def record_abandoned(self) -> None:
-        """A counted deal left unfinished (a new deal replaced it): the streak ends."""
+        """A counted deal really left unfinished (docs/ui.md, "Nothing lost by one click"):
+        the streak ends."""
         self.streak = 0
 
-    def record_win(self, seconds: float, moves: int) -> dict[str, bool]:
-        """Count a win; returns which records it set (for the celebration)."""
+    def record_win(self, seconds: float, moves: int, hints: int = 0) -> dict[str, bool]:
+        """Count a win; returns which records it set (for the celebration). A win with hints
+        counts as a win and in the streak, and apart in ``won_with_hints``; its time and
+        moves are never a best."""
         self.won += 1
         self.streak += 1
+        if hints:
+            self.won_with_hints += 1
         records = {
             "streak": self.streak > self.best_streak,
-            "time": self.best_time is None or seconds < self.best_time,
-            "moves": self.fewest_moves is None or moves < self.fewest_moves,
+            "time": not hints and (self.best_time is None or seconds < self.best_time),
+            "moves": not hints and (self.fewest_moves is None or moves < self.fewest_moves),
         }
         self.best_streak = max(self.best_streak, self.streak)
         if records["time"]:
@@ -230,6 +245,14 @@ class Saved:
     game: Game
     counted: bool = False
     recorded: bool = False
+    hints: int = 0  # hints shown in this deal (the win dialog and statistics say so)
+    abandoned: bool = False  # leaving it already ended the streak once
+
+    @property
+    def worth_keeping(self) -> bool:
+        """Unfinished and played: replacing it would lose something."""
+        game = self.game
+        return (game.can_undo or game.can_redo) and not self.recorded
 
 
 class Store:
@@ -291,9 +314,10 @@ class Store:
 
     # ------------------------------------------------------------- games in progress
 
-    def load_game(self, game_id: str) -> Saved | None:
-        key = f"game.{game_id}"
-        name = GAMES[game_id].name
+    def load_game(self, game_id: str, slot: str = "game") -> Saved | None:
+        """The game in progress (``slot`` "game") or the one kept aside ("aside")."""
+        key = f"{slot}.{game_id}"
+        name = GAMES[game_id].name if slot == "game" else f"kept-aside {GAMES[game_id].name}"
         try:
             doc = self._read(key)
         except ValueError:
@@ -306,8 +330,16 @@ class Store:
                 raise SaveError("unknown format")
             counted = doc.get("counted", False)
             recorded = doc.get("recorded", False)
-            if not isinstance(counted, bool) or not isinstance(recorded, bool):
+            hints = doc.get("hints", 0)
+            abandoned = doc.get("abandoned", False)
+            if (
+                not isinstance(counted, bool)
+                or not isinstance(recorded, bool)
+                or not isinstance(abandoned, bool)
+            ):
                 raise SaveError("bad flags")
+            if not isinstance(hints, int) or isinstance(hints, bool) or hints < 0:
+                raise SaveError("bad hint count")
             game = Game.from_json(doc.get("save"))
             if game.game_id != game_id:
                 raise SaveError("it belongs to another game")
@@ -317,16 +349,24 @@ class Store:
         except Exception as error:  # never let a save stop the page from starting
             self._drop(key, f"Your saved {name} game", type(error).__name__)
             return None
-        return Saved(game, counted, recorded)
+        return Saved(game, counted, recorded, hints, abandoned)
 
-    def save_game(self, saved: Saved) -> bool:
-        doc = {
+    def save_game(self, saved: Saved, slot: str = "game") -> bool:
+        doc: dict[str, Any] = {
             "v": 1,
             "save": saved.game.to_json(),
             "counted": saved.counted,
             "recorded": saved.recorded,
         }
-        return self._write(f"game.{saved.game.game_id}", doc)
+        if saved.hints:
+            doc["hints"] = saved.hints
+        if saved.abandoned:
+            doc["abandoned"] = True
+        return self._write(f"{slot}.{saved.game.game_id}", doc)
+
+    def drop_aside(self, game_id: str) -> None:
+        with contextlib.suppress(Exception):
+            self.backend.removeItem(PREFIX + f"aside.{game_id}")
 
     # ------------------------------------------------------------- statistics
 
