@@ -231,7 +231,7 @@ class App:
             self.messages.notice("A new version of the game is ready: reload the page to use it.")
 
     def on_dialogs(self, *args: Any) -> None:
-        paused = document.querySelector("dialog[open]") is not None
+        paused = bool(document.querySelectorAll("dialog[open]").length)  # (null is no None)
         if paused != self.controller.ui.paused:
             self.controller.set_paused(paused)
             self.status.clock(self.controller.game)
