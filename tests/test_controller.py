@@ -13,8 +13,9 @@ from solitaire.web import state as fx
 from solitaire.web.controller import Controller, valid_deal_text
 from solitaire.web.gestures import DOUBLE_TAP_MS, drop_target
 from solitaire.web.state import Drag, Rect
-from solitaire.web.store import MemoryBackend, Saved, Settings, Store
+from solitaire.web.store import MemoryBackend, Saved, Settings, Stats, Store
 from solitaire.web.tap_moves import tap_moves
+from solitaire.web.text import deal_link, stats_table_html, won_html
 
 W, H = 60.0, 84.0  # a card, in the fake geometry's px
 
@@ -78,7 +79,7 @@ def make(
     winnable: Winnable | None = None,
 ) -> tuple[Controller, Clock]:
     store = store or Store(MemoryBackend())
-    store.save_settings(Settings(automove=automove))
+    store.save_settings(Settings(automove=automove, winnable_only=False))
     clock = Clock()
     grid = Grid()
     c = Controller(store, winnable or Winnable(), grid, clock, random_deal=lambda g: 77)
@@ -163,14 +164,34 @@ def test_new_deal_with_winnable_only_waits_for_the_list_then_draws_from_it() -> 
     assert c.game.deal == 5  # from the list, never the deal on the table
 
 
-def test_leaving_a_started_game_counts_it_as_abandoned() -> None:
+def test_a_started_game_is_abandoned_at_the_first_move_in_another_deal_once() -> None:
     c, _clock = make()
+    deals = iter([2, 3])
+    c.random_playable = lambda game_id: next(deals)
     c.play(c.position.legal_moves()[0])
-    assert c.store.load_stats("russian").played == 1
-    c.new_deal()
     stats = c.store.load_stats("russian")
-    assert (stats.played, stats.won, stats.streak) == (1, 0, 0)
-    assert c.game.deal == 77
+    stats.streak = stats.best_streak = stats.won = 1  # as if a win came before
+    c.store.save_stats("russian", stats)
+    c.new_deal()
+    assert c.game.deal == 2
+    assert c.store.load_stats("russian").streak == 1  # not yet: Undo may bring it back
+    c.play(c.position.legal_moves()[0])
+    stats = c.store.load_stats("russian")
+    assert (stats.played, stats.won, stats.streak) == (2, 1, 0)
+    aside = c.store.load_game("russian", "aside")
+    assert aside is not None
+    assert aside.abandoned
+    assert aside.game.deal == 1
+    c.store.save_stats("russian", Stats(played=2, won=1, streak=1, best_streak=1))
+    c.changes.continue_aside()  # back to deal 1; deal 2 (played) goes aside
+    assert c.game.deal == 1
+    c.play(c.position.legal_moves()[0])
+    assert c.store.load_stats("russian").streak == 0  # deal 2 left for another deal
+    c.store.save_stats("russian", Stats(played=2, won=1, streak=1, best_streak=1))
+    c.new_deal()  # deal 3; deal 1 (charged already) goes aside
+    c.play(c.position.legal_moves()[0])
+    stats = c.store.load_stats("russian")
+    assert (stats.played, stats.streak) == (3, 1)  # each game charged once, never twice
 
 
 # ----------------------------------------------------------------------------- taps and clicks
@@ -431,7 +452,7 @@ def test_undo_redo_restart_and_their_words() -> None:
     assert c.game.move_count == 1
     c.restart()
     assert c.game.move_count == 0
-    assert fx.Announce("Restarted.") in c.take_effects()
+    assert "Restarted deal 1." in toasts(c.take_effects())
 
 
 # ----------------------------------------------------------------------------- hints, verdicts
@@ -553,15 +574,20 @@ def test_the_clock_runs_from_the_first_move_and_pauses_when_hidden() -> None:
     assert c.game.elapsed == pytest.approx(4.0)
 
 
-def test_a_win_is_recorded_once_and_shows_the_dialog() -> None:
-    """A custom Russian start one move from the win: every card up but the K♠."""
+def one_move_from_the_win() -> Store:
+    """A store holding a custom Russian start (deal 3) one move from the win: every card up
+    but the K♠, alone on tableau pile 1."""
     ranks = "A23456789TJQK"
     foundations = [[r + s for r in ranks] for s in "HDC"] + [[r + "S" for r in ranks[:-1]]]
     piles = [{"down": [], "up": ["KS"]}] + [{"down": [], "up": []}] * 6
     doc = {"format": 1, "game": "russian", "deal": 3, "tableau": piles, "foundations": foundations}
     store = Store(MemoryBackend())
     store.save_game(Saved(Game(Position.from_json(doc), automove=False)))
-    c, _ = make("russian", 3, store=store)
+    return store
+
+
+def test_a_win_is_recorded_once_and_shows_the_dialog() -> None:
+    c, _ = make("russian", 3, store=one_move_from_the_win())
     assert c.ui.finish_moves is not None
     c.play(Move(TABLEAU[0], FOUNDATION[3]))
     effects = c.take_effects()
@@ -678,3 +704,216 @@ def test_tap_to_move_follows_the_device_until_set() -> None:
     c.settings_changed(Settings(tap_move=False, vibrate=False))
     assert not c.tap_move_on
     assert not c.vibrate_on
+
+
+# ------------------------------------------------------------------- one click loses nothing
+
+
+def played(c: Controller, clock: Clock, moves: int = 3) -> dict[str, object]:
+    """Play ``moves`` moves, take the last back (a redo list) and let the clock run; returns
+    the game's save document, to compare with after an undo."""
+    for _ in range(moves):
+        c.play(c.position.legal_moves()[0])
+        clock.ms += 2000
+        c.tick()
+    c.undo()
+    c.take_effects()
+    return c.game.to_json()
+
+
+def change_toast(effects: list[fx.Effect]) -> fx.Toast:
+    (toast,) = [e for e in effects if isinstance(e, fx.Toast) and e.action]
+    return toast
+
+
+def test_new_deal_then_undo_brings_back_the_game_its_redo_and_clock_and_costs_nothing() -> None:
+    c, clock = make("russian", 7)
+    c.store.save_stats("russian", Stats(played=3, won=1, streak=1, best_streak=1))
+    before = played(c, clock)
+    stats = c.store.load_stats("russian")
+    c.new_deal()
+    toast = change_toast(c.take_effects())
+    assert (toast.text, toast.action, toast.label) == ("New deal 77.", "undo", "Undo")
+    assert c.game.deal == 77
+    assert c.ui.undo_table  # the Undo button is enabled at move 0
+    c.undo()
+    assert c.game.to_json() == before  # moves, redo list and clock
+    assert c.game.can_redo
+    assert c.store.load_stats("russian") == stats  # neither a played game nor the streak
+    assert c.store.load_game("russian").game.to_json() == before  # type: ignore[union-attr]
+    assert c.store.load_game("russian", "aside") is None
+    assert fx.SetAddress("#russian/7", True) in c.take_effects()
+    assert not c.ui.undo_table
+
+
+def test_restart_then_undo_and_the_restarted_game_kept_aside() -> None:
+    c, clock = make("russian", 7)
+    before = played(c, clock)
+    c.restart()
+    assert "Restarted deal 7." in toasts(c.take_effects())
+    assert (c.game.move_count, c.game.can_redo, c.game.elapsed) == (0, False, 0.0)
+    assert c.ui.aside_label == "Continue deal 7 (2 moves)"
+    c.undo()
+    assert c.game.to_json() == before
+    assert c.ui.aside_label == ""
+    c.restart()
+    c.play(c.position.legal_moves()[0])  # the undo window closes; the old game stays aside
+    c.undo()
+    c.undo()
+    assert c.take_effects()[-1] == fx.Announce("Nothing to undo.")
+    c.changes.continue_aside()
+    assert c.game.to_json() == before
+
+
+def test_choose_deal_and_choose_game_then_undo() -> None:
+    c, clock = make("russian", 7)
+    before = played(c, clock)
+    assert c.choose_deal("123") is None
+    assert change_toast(c.take_effects()).text == "Deal 123."
+    c.undo()
+    assert (c.game.deal, c.game.to_json()) == (7, before)
+    c.choose_game("double-rail")
+    assert change_toast(c.take_effects()).text.startswith("Double Rail, deal ")
+    assert c.game_id == "double-rail"
+    c.undo()
+    assert (c.game_id, c.game.to_json()) == ("russian", before)
+
+
+def test_a_link_never_destroys_a_game() -> None:
+    """Deal 7 with moves and a streak of 1, then a link to deal 9 (opened in the page, or as
+    the page's address when it starts): Undo or "Continue deal 7" brings deal 7 back."""
+    c, clock = make("russian", 7)
+    c.store.save_stats("russian", Stats(played=1, won=1, streak=1, best_streak=1))
+    before = played(c, clock, moves=6)
+    c.address_changed("#russian/9")
+    assert change_toast(c.take_effects()).text == "Deal 9 from the link."
+    assert c.ui.aside_label == "Continue deal 7 (5 moves)"
+    c.undo()
+    assert (c.game.deal, c.game.to_json()) == (7, before)
+    # a fresh page opened on the link
+    c2 = Controller(c.store, Winnable(), Grid(), Clock(), random_deal=lambda g: 77)
+    c2.boot("#russian/9")
+    assert change_toast(c2.take_effects()).text == "Deal 9 from the link."
+    assert (c2.game.deal, c2.ui.aside_label) == (9, "Continue deal 7 (5 moves)")
+    c2.play(c2.position.legal_moves()[0])  # the window closes: deal 7 is left
+    assert c2.store.load_stats("russian").streak == 0
+    c2.changes.continue_aside()
+    assert (c2.game.deal, c2.game.to_json()) == (7, before)
+    assert c2.ui.aside_label == "Continue deal 9 (1 move)"
+
+
+def test_the_undo_window_closes_at_the_first_move() -> None:
+    c, clock = make("russian", 7)
+    c.random_playable = lambda game_id: 9
+    played(c, clock)
+    c.new_deal()
+    c.play(c.position.legal_moves()[0])
+    assert not c.ui.undo_table
+    c.undo()  # the move
+    c.undo()  # nothing more: the change is no longer the last thing done
+    assert c.game.deal == 9
+    assert c.take_effects()[-1] == fx.Announce("Nothing to undo.")
+    assert c.ui.aside_label == "Continue deal 7 (2 moves)"
+
+
+# ----------------------------------------------------------------------------- hints that fit
+
+
+def answer_lost(c: Controller) -> list[fx.Effect]:
+    c.advice.hint()
+    (ask,) = [e for e in c.take_effects() if isinstance(e, fx.AskSolver)]
+    c.advice.hint_answered(ask.position, {"kind": "lost"})
+    return c.take_effects()
+
+
+def test_a_lost_deal_at_its_start_offers_a_winnable_deal() -> None:
+    lists = Winnable()
+    c, _ = make("russian", 7, winnable=lists)
+    toast = change_toast(answer_lost(c))
+    assert toast.text.startswith("This deal cannot be won, whatever you play.")
+    assert (toast.action, toast.label) == ("winnable-deal", "Winnable deal")
+    c.winnable_deal()
+    assert c.take_effects() == [fx.LoadWinnable("russian", "winnable")]
+    lists.lists["russian"] = [16, 22]
+    c.winnable_deal()
+    assert c.game.deal == 16
+    assert change_toast(c.take_effects()).text == "New deal 16, proved winnable."
+    assert c.ui.proved_winnable
+    c.undo()
+    assert c.game.deal == 7
+    assert not c.ui.proved_winnable
+    c.play(c.position.legal_moves()[0])
+    (text,) = toasts(answer_lost(c))
+    assert text.startswith("No winning line from here — undo or restart.")
+
+
+def test_hints_are_counted_saved_and_a_win_with_hints_is_no_best() -> None:
+    store = one_move_from_the_win()
+    store.save_stats("russian", Stats(played=4, won=1, streak=1, best_streak=1, best_time=90.0))
+    c, _clock = make("russian", 3, store=store)
+    c.advice.hint()
+    (ask,) = [e for e in c.take_effects() if isinstance(e, fx.AskSolver)]
+    c.advice.hint_answered(ask.position, {"kind": "winning", "move": "tableau-0>foundation-3"})
+    assert c.saved.hints == 1
+    c.persist()
+    assert store.load_game("russian").hints == 1  # type: ignore[union-attr]
+    c.play(Move(TABLEAU[0], FOUNDATION[3]))
+    stats = store.load_stats("russian")
+    assert (stats.played, stats.won, stats.streak, stats.won_with_hints) == (5, 2, 2, 1)
+    assert stats.best_time == 90.0
+    assert stats.fewest_moves is None
+    assert c.ui.won_records == {"streak": True, "time": False, "moves": False}
+    html = won_html("Russian Solitaire, deal 3", 1, 1.0, stats, c.ui.won_records, c.saved.hints)
+    assert '<dd data-k="hints">1 (no best time or moves with hints)</dd>' in html
+    assert 'data-k="won-with-hints"' in stats_table_html({"russian": stats}, "russian")
+
+
+# ----------------------------------------------------------------------------- winnable deals
+
+
+def test_winnable_deals_only_is_on_for_russian_until_set() -> None:
+    lists = Winnable({"russian": [16, 22], "double-rail": [5, 6]})
+    store = Store(MemoryBackend())  # a fresh profile: no settings saved
+    c = Controller(store, lists, Grid(), Clock(), random_deal=lambda g: 77)
+    c.boot("")
+    assert c.settings.winnable_only is None
+    c.new_deal()
+    assert c.game.deal in (16, 22)
+    assert c.ui.proved_winnable
+    c.choose_game("double-rail")
+    c.new_deal()
+    assert c.game.deal == 77
+    assert not c.ui.proved_winnable
+    c.settings_changed(Settings(winnable_only=True))
+    c.new_deal()
+    assert c.game.deal in (5, 6)
+    assert "winnableOnly" not in Settings().to_json()
+    c.settings_changed(Settings(winnable_only=False))
+    c.choose_game("russian")
+    c.new_deal()
+    assert c.game.deal == 77
+
+
+# ----------------------------------------------------------------------------- timer, share
+
+
+def test_the_clock_stands_still_while_a_dialog_is_open() -> None:
+    c, clock = make()
+    c.play(c.position.legal_moves()[0])
+    clock.ms += 2000
+    c.set_paused(True)
+    clock.ms += 60_000
+    c.tick()
+    c.set_paused(False)
+    clock.ms += 1000
+    c.tick()
+    assert c.game.elapsed == pytest.approx(3.0)
+
+
+def test_the_deal_link_is_absolute_under_any_base_path() -> None:
+    assert deal_link("https://x.org/games/sol/?v=2#russian/4", "russian", 9) == (
+        "https://x.org/games/sol/?v=2#russian/9"
+    )
+    assert deal_link("http://127.0.0.1:8000/", "double-rail", None) == (
+        "http://127.0.0.1:8000/#double-rail"
+    )

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..piles import STOCK
 from ..position import Move, Position
-from .state import AskSolver, Redraw, ShowHint, Verdict
-from .text import hint_text, verdict_text
+from .state import AskSolver, Redraw, SchedulePersist, ShowHint, Toast, Verdict
+from .text import LOST_AT_START_TEXT, hint_text, verdict_text
 
 if TYPE_CHECKING:
     from .controller import Controller
@@ -80,8 +80,10 @@ class Advice:
         hint.kind = kind  # type: ignore[assignment]
         hint.move = move
         if move is None:
-            self.c.toast(hint_text("lost", "", self.c.game_id), info=True, ms=HINT_TEXT_MS)
+            self.lost()
             return
+        self.c.saved.hints += 1  # a move was shown: the win dialog and statistics say so
+        self.c.emit(SchedulePersist())
         if self.c.position.why_illegal(move) is not None:
             return
         self.c.ui.selection = None
@@ -93,6 +95,16 @@ class Advice:
         self.c.emit(ShowHint())
         what = hint_text(kind, self.c.describe_move(move), self.c.game_id)
         self.c.toast(what, info=True, ms=HINT_TEXT_MS)
+
+    def lost(self) -> None:
+        """No win from here. At the deal's start neither Undo nor Restart can help: say the
+        deal cannot be won and offer a proved-winnable one."""
+        c = self.c
+        if c.game.move_count:
+            c.toast(hint_text("lost", "", c.game_id), info=True, ms=HINT_TEXT_MS)
+            return
+        text = f"{LOST_AT_START_TEXT} {c.game.position.rules.solver_sees}".strip()
+        c.emit(Toast(text, True, HINT_TEXT_MS, action="winnable-deal", label="Winnable deal"))
 
     def clear_hint(self) -> None:
         """The hinted move is no longer marked (its time is up, or the table changed)."""

@@ -18,7 +18,7 @@ from typing import Any
 
 import js
 from js import document, window
-from pyodide.ffi import create_proxy
+from pyodide.ffi import create_proxy, to_js
 
 from . import state as fx
 from .advice import HINT_BUDGET, HINT_TEXT_MS, VERDICT_BUDGET
@@ -33,6 +33,7 @@ from .pointer import PointerInput
 from .solver_client import SolverClient, SolverUnavailable, WinnableLists
 from .sound import Sounds
 from .store import MemoryBackend, Store, scope_of
+from .text import deal_link
 from .wiring import Wiring
 
 HINT_SHOW_MS = 4000  # the hinted move stays marked this long (or until the next change)
@@ -100,6 +101,12 @@ class App:
         listen(document, "visibilitychange", self.on_visibility)
         listen(window, "pagehide", lambda ev: self.persist())
         listen(window, "storage", self.on_storage)
+        # the clock stands still while a dialog is open (any dialog's open attribute)
+        self._dialogs_watch = js.MutationObserver.new(self._proxy(self.on_dialogs))
+        watch = {"attributes": True, "subtree": True, "attributeFilter": ["open"]}
+        self._dialogs_watch.observe(
+            document.body, to_js(watch, dict_converter=js.Object.fromEntries)
+        )
         self._p_persist = self._proxy(self.on_persist_timer)
         self._p_return = self._proxy(lambda *a: self.view.clear_returning())
         self._p_finish = self._proxy(lambda *a: self.act(self.controller.auto_finish_due))
@@ -184,7 +191,7 @@ class App:
             view.shake(effect.cards)
             self.sounds.refuse()
         elif isinstance(effect, fx.Toast):
-            self.messages.toast(effect.text, effect.info, effect.ms)
+            self.messages.toast(effect.text, effect.info, effect.ms, effect.action, effect.label)
             if not effect.info and c.vibrate_on:
                 self.vibrate()
         elif isinstance(effect, fx.HideInfoToast):
@@ -304,6 +311,12 @@ class App:
         self.persist()
         window.solitaireApplyUpdate()
 
+    def on_dialogs(self, *args: Any) -> None:
+        paused = bool(document.querySelectorAll("dialog[open]").length)  # (null is no None)
+        if paused != self.controller.ui.paused:
+            self.controller.set_paused(paused)
+            self.status.clock(self.controller.game)
+
     def on_visibility(self, ev: Any) -> None:
         if str(document.visibilityState) == "hidden":
             self.controller.hidden()
@@ -340,6 +353,8 @@ class App:
             "was-winnable": c.advice.ask_verdict,
             "undo-to": c.advice.undo_to_verdict,
             "toggle-sound": self.toggle_sound,
+            "continue": c.changes.continue_aside,
+            "winnable-deal": c.winnable_deal,
         }
         views: dict[str, Callable[[], None]] = {
             "deal": d.show_deal,
@@ -351,7 +366,10 @@ class App:
             "update": self.update,
             "close-dialog": lambda: None,
             "rules-of": lambda: d.show_rules_of(str(button.getAttribute("data-game"))),
+            "share": lambda: self._spawn(self.share()),
         }
+        if button.closest("#toast"):
+            self.messages.hide_toast()
         if action in intents:
             self.act(intents[action])
         elif action in views:
@@ -368,8 +386,21 @@ class App:
         self.apply_settings()
         self.sounds.place()
 
+    async def share(self) -> None:
+        """The menu's "Copy link to this deal": the page's own address with this deal's hash;
+        when the clipboard is refused, the link is shown to be copied by hand."""
+        c = self.controller
+        link = deal_link(str(window.location.href), c.game_id, c.game.deal)
+        try:
+            await window.navigator.clipboard.writeText(link)
+        except Exception:
+            self.messages.notice(f"Copy this link to share the deal: {link}")
+            return
+        self.messages.toast("Link copied.", info=True)
+
     def apply_settings(self) -> None:
         s = self.controller.settings
+        by_id("st-clock").hidden = not s.show_timer
         self.board_el.classList.toggle("four-color", s.four_color)
         root = document.documentElement
         root.dataset.back = s.card_back  # web/style.css reads both: the back and the felt
@@ -403,8 +434,12 @@ class App:
         c = self.controller
         if effect.then == "new" and c.game_id == effect.game_id:
             self.act(c.new_deal)
+        elif effect.then == "winnable" and c.game_id == effect.game_id:
+            self.act(c.winnable_deal)
         elif effect.then == "open" and c.game_id != effect.game_id:
             self.act(c.open_game, effect.game_id, None)
+        else:
+            self.act(c.winnable_loaded, effect.game_id)
 
     def ask_solver(self, effect: fx.AskSolver) -> None:
         if effect.what == "hint" and not self.solver.ready:

@@ -21,6 +21,7 @@ from ..piles import STOCK, TABLEAU, WASTE, PileRef
 from ..position import IllegalMove, Move, Position
 from ..rules import GAMES
 from .advice import Advice
+from .changes import Changes
 from .gestures import Gestures
 from .layout import Layout, layout
 from .state import (
@@ -63,6 +64,10 @@ from .text import (
 )
 
 DEFAULT_GAME = "russian"
+# "Winnable deals only" until the player sets it: on where most deals cannot be won (Russian:
+# 93.5 %, docs/winnability.md); off where most can and the shipped list covers only deals
+# 1-2000 (the other games)
+WINNABLE_BY_DEFAULT = frozenset({"russian"})
 AUTO_STEP_MS = 120  # between the auto-moves that follow a move
 FINISH_TOTAL_MS = 2200  # auto-finish animation, at most
 
@@ -117,6 +122,7 @@ class Controller:
         self.gestures = Gestures(self)  # pointer intents
         self.advice = Advice(self)  # hint and "Was it winnable?" intents
         self.tabs = TabSync(self)  # follows what other tabs save
+        self.changes = Changes(self)  # restart, new deal, ... as undoable steps
 
     # ------------------------------------------------------------------ reading
 
@@ -151,6 +157,11 @@ class Controller:
         tap_move = self.settings.tap_move
         return self.coarse_pointer if tap_move is None else tap_move
 
+    def winnable_only_for(self, game_id: str) -> bool:
+        """ "Winnable deals only": the setting, else on for the games in WINNABLE_BY_DEFAULT."""
+        only = self.settings.winnable_only
+        return game_id in WINNABLE_BY_DEFAULT if only is None else only
+
     @property
     def vibrate_on(self) -> bool:
         vibrate = self.settings.vibrate
@@ -168,12 +179,13 @@ class Controller:
         for each in GAMES:  # a damaged entry is reported now, not when it is next needed
             self.store.load_stats(each)
         game_id, deal, problem = parse_hash(address)
-        self.open_game(game_id or self.store.last_game() or DEFAULT_GAME, deal, boot=True)
+        link = game_id is not None and deal is not None
+        self.open_game(
+            game_id or self.store.last_game() or DEFAULT_GAME, deal, boot=True, link=link
+        )
         if problem:
             self.store.notices.insert(0, problem + f" Showing {self.describe_table()} instead.")
         self.show_notices()
-        if self.settings.winnable_only:
-            self.emit(LoadWinnable(self.game_id))
 
     def show_notices(self) -> None:
         if self.store.notices:
@@ -188,27 +200,47 @@ class Controller:
         push: bool = True,
         fresh: bool = False,
         boot: bool = False,
+        link: bool = False,
+        said: str = "",
     ) -> None:
         """Show ``game_id``: its game in progress when it is that deal (or no deal was asked
-        for), else a new game of ``deal`` (a random one when None)."""
-        self.cancel_drag()
-        self.ui.selection = None
-        self.emit(CloseDialogs())
+        for), else a new game of ``deal`` (a random one when None). The game replaced is kept
+        aside and the change is a step Undo takes back (``changes.py``); ``said`` is the
+        change's toast (a default one when empty)."""
         if not boot:
+            self.tick()
             self.persist()
+        change = self.changes.begin(game_id)
         saved = self.store.load_game(game_id)
         if saved is not None and not fresh and (deal is None or saved.game.deal == deal):
             chosen = saved
         else:
-            if saved is not None and saved.counted and not saved.recorded:
-                stats = self.store.load_stats(game_id)
-                stats.record_abandoned()
-                self.store.save_stats(game_id, stats)
+            if saved is not None:
+                self.changes.put_aside(saved, change)
             number = deal if deal is not None else self.random_deal(game_id)
             chosen = Saved(Game.new(game_id, number, automove=self.settings.automove))
+        if boot:
+            # the page's start: Undo can bring back only a game a link replaced
+            change.before = change.saved or chosen
+        self.show(chosen, push=push and not boot, boot=boot)
+        if boot and (change.saved is None or not change.saved.worth_keeping):
+            self.changes.refresh()
+            return
+        where = f"deal {self.game.deal}" if game_id == change.before.game.game_id else None
+        if not said:
+            what = self.describe_table() if where is None else where.capitalize()
+            said = f"{what} from the link." if link else f"{what}."
+        self.changes.done(change, said)
+
+    def show(self, chosen: Saved, push: bool = True, boot: bool = False) -> None:
+        """Put ``chosen`` on the table (a new board, the address, the title, the status)."""
+        self.cancel_drag()
+        self.ui.selection = None
+        self.emit(CloseDialogs())
         chosen.game.automove = self.settings.automove
         self.saved = chosen
         self.loaded = True
+        game_id = chosen.game.game_id
         self.table = layout(chosen.game.position.rules)
         ui = self.ui
         ui.last_tick = None
@@ -218,24 +250,33 @@ class Controller:
         self.emit(Focus(pile, index, move_focus=False))
         self.store.set_last_game(game_id)
         self.persist()
-        self.emit(SetAddress(format_hash(game_id, self.game.deal), push and not boot))
+        self.emit(SetAddress(format_hash(game_id, self.game.deal), push))
         self.emit(Title(f"{self.describe_table()} · Solitaire"))
+        self.winnable_loaded(game_id)
         self.position_changed()
         if not boot:
             self.announce(f"{self.describe_table()}.")
             self.show_notices()
 
+    def winnable_loaded(self, game_id: str) -> None:
+        """The list of ``game_id``'s proved-winnable deals came (or the table changed): the
+        status line says whether the deal shown is in it."""
+        deals = self.winnable.get(self.game_id) or ()
+        self.ui.proved_winnable = self.game.deal in deals
+        if game_id == self.game_id and not self.winnable.known(game_id):
+            self.emit(LoadWinnable(game_id))
+
     def random_deal(self, game_id: str, avoid: int | None = None) -> int:
         """A random deal number: with "winnable deals only", one of the game's proved-winnable
         deals when its list is loaded."""
-        deals = self.winnable.get(game_id) if self.settings.winnable_only else None
+        deals = self.winnable.get(game_id) if self.winnable_only_for(game_id) else None
         if deals:
             return self.winnable.pick(deals, avoid)
         return self.random_playable(game_id)
 
     def new_deal(self) -> None:
         game_id = self.game_id
-        if self.settings.winnable_only:
+        if self.winnable_only_for(game_id):
             if not self.winnable.known(game_id):
                 self.emit(LoadWinnable(game_id, "new"))
                 return
@@ -246,13 +287,28 @@ class Controller:
                         "version: this new deal may not be winnable."
                     )
                 )
-        self.open_game(game_id, self.random_deal(game_id, avoid=self.game.deal), fresh=True)
+        number = self.random_deal(game_id, avoid=self.game.deal)
+        self.open_game(game_id, number, fresh=True, said=f"New deal {number}.")
+
+    def winnable_deal(self) -> None:
+        """A proved-winnable deal of this game, whatever the setting (offered when the hint
+        finds the deal lost from its start)."""
+        game_id = self.game_id
+        if not self.winnable.known(game_id):
+            self.emit(LoadWinnable(game_id, "winnable"))
+            return
+        deals = self.winnable.get(game_id)
+        if not deals:
+            self.toast(f"No list of winnable {game_name(game_id)} deals comes with this version.")
+            return
+        number = self.winnable.pick(deals, self.game.deal)
+        self.open_game(game_id, number, fresh=True, said=f"New deal {number}, proved winnable.")
 
     def choose_game(self, game_id: str) -> None:
         """The game picker."""
         if game_id not in GAMES or game_id == self.game_id:
             return
-        if self.settings.winnable_only and not self.winnable.known(game_id):
+        if self.winnable_only_for(game_id) and not self.winnable.known(game_id):
             self.emit(LoadWinnable(game_id, "open"))
             return
         self.open_game(game_id, None)
@@ -262,7 +318,7 @@ class Controller:
         number = valid_deal_text(text)
         if number is None:
             return f"Enter a whole number from 1 to {MAX_DEAL}."
-        self.open_game(self.game_id, number, fresh=True)
+        self.open_game(self.game_id, number, fresh=True, said=f"Deal {number}.")
         return None
 
     def address_changed(self, address: str) -> None:
@@ -278,21 +334,25 @@ class Controller:
         if game_id is None or (game_id == self.game_id and deal in (None, self.game.deal)):
             self.emit(SetAddress(here, False))
             return
-        self.open_game(game_id, deal, push=False)
+        self.open_game(game_id, deal, push=False, link=True)
 
     def restart(self) -> None:
+        """Back to the deal's start: the game as it was is kept aside, and Undo brings it
+        back."""
         self.cancel_drag()
         self.ui.selection = None
         self.emit(CloseDialogs())
-        if not self.game.can_undo and not self.game.can_redo:
+        old = self.saved
+        if not old.game.can_undo and not old.game.can_redo:
             self.announce("This deal has not been played yet.")
             return
-        self.game.restart()
-        self.ui.last_tick = None
-        self.emit(Redraw())
+        self.tick()
         self.persist()
-        self.position_changed()
-        self.announce("Restarted.")
+        change = self.changes.begin(self.game_id)
+        self.changes.put_aside(old, change)
+        game = Game(old.game.start, automove=self.settings.automove)
+        self.show(Saved(game, old.counted, old.recorded, old.hints, old.abandoned))
+        self.changes.done(change, f"Restarted deal {self.game.deal}.")
 
     def persist(self) -> SaveResult | None:
         """Save the game (None: not before a real game is loaded; see ``Store.save_game``)."""
@@ -304,7 +364,7 @@ class Controller:
         self.settings = settings
         self.game.automove = settings.automove
         self.store.save_settings(settings)
-        if settings.winnable_only:
+        if not self.winnable.known(self.game_id):
             self.emit(LoadWinnable(self.game_id))  # fetched now: "New deal" is then instant
 
     # ------------------------------------------------------------------ moves
@@ -335,6 +395,7 @@ class Controller:
             self.store.save_stats(self.game_id, stats)
         if self.ui.last_tick is None:
             self.ui.last_tick = self.now()
+        self.changes.moved()
 
     def after_change(self, player: bool = False) -> None:
         """Queue the save, refresh the status, count a win, queue auto-finish after a move."""
@@ -344,7 +405,8 @@ class Controller:
             self.saved.recorded = True
             self.tick()
             stats = self.store.load_stats(self.game_id)
-            ui.won_records = stats.record_win(self.game.elapsed, self.game.move_count)
+            saved = self.saved
+            ui.won_records = stats.record_win(self.game.elapsed, self.game.move_count, saved.hints)
             self.store.save_stats(self.game_id, stats)
             self.emit(ShowWon())
         self.emit(SchedulePersist())
@@ -373,8 +435,11 @@ class Controller:
             self.finish()
 
     def undo(self) -> None:
+        """Take back the last move, or the last change of the table right after it."""
         self.cancel_drag()
         self.ui.selection = None
+        if self.changes.undo():  # a change of the table is always the last thing done
+            return
         if self.game.undo() is None:
             self.announce("Nothing to undo.")
             return
@@ -443,7 +508,7 @@ class Controller:
         """Add the time since the last tick to the game's clock (while it is being played)."""
         now = self.now()
         ui = self.ui
-        if ui.last_tick is not None and ui.status == "playing":
+        if ui.last_tick is not None and ui.status == "playing" and not ui.paused:
             self.game.elapsed += max(0.0, (now - ui.last_tick) / 1000)
         if self.game.move_count or ui.last_tick is not None:
             ui.last_tick = now
@@ -459,6 +524,16 @@ class Controller:
     def shown_again(self) -> None:
         if self.ui.last_tick is not None:
             self.ui.last_tick = self.now()
+
+    def set_paused(self, paused: bool) -> None:
+        """A dialog opened (``paused``) or the last one closed: the clock stops or goes on."""
+        if paused == self.ui.paused:
+            return
+        if paused:
+            self.tick()
+        self.ui.paused = paused
+        if not paused:
+            self.shown_again()
 
     # ------------------------------------------------------------------ selection
 

@@ -74,7 +74,7 @@ class Dialogs:
         s = self.controller.settings
         by_id("set-automove").checked = s.automove
         by_id("set-fourcolor").checked = s.four_color
-        by_id("set-winnable").checked = s.winnable_only
+        by_id("set-winnable").checked = self.controller.winnable_only_for(self.controller.game_id)
         by_id("set-tapmove").checked = self.controller.tap_move_on
         by_id("set-vibrate").checked = self.controller.vibrate_on
         by_id(f"set-theme-{s.theme}").checked = True
@@ -87,10 +87,15 @@ class Dialogs:
     def on_setting(self, ev: Any) -> None:
         old = self.controller.settings
         theme = next((t for t in THEMES if by_id(f"set-theme-{t}").checked), old.theme)
+        winnable: bool | None = bool(by_id("set-winnable").checked)
+        if old.winnable_only is None and winnable == self.controller.winnable_only_for(
+            self.controller.game_id
+        ):
+            winnable = None  # not touched: it still follows the game
         settings = Settings(
             automove=bool(by_id("set-automove").checked),
             four_color=bool(by_id("set-fourcolor").checked),
-            winnable_only=bool(by_id("set-winnable").checked),
+            winnable_only=winnable,
             theme=theme,
             tap_move=bool(by_id("set-tapmove").checked),
             vibrate=bool(by_id("set-vibrate").checked),
@@ -126,7 +131,12 @@ class Dialogs:
         game = c.game
         stats = c.store.load_stats(c.game_id)
         by_id("won-body").innerHTML = won_html(
-            c.describe_table(), game.move_count, game.elapsed, stats, c.ui.won_records
+            c.describe_table(),
+            game.move_count,
+            game.elapsed,
+            stats,
+            c.ui.won_records,
+            c.saved.hints,
         )
         announce(f"You won! {plural(game.move_count, 'move')} in {clock(game.elapsed)}.")
         by_id("dlg-won").showModal()

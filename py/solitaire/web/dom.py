@@ -57,7 +57,7 @@ class StatusView:
         put("board", "status", ui.status, data)
         put("stuck", "hidden", ui.status != "stuck")
         put("btn-finish", "hidden", ui.finish_moves is None)
-        put("btn-undo", "disabled", not game.can_undo)
+        put("btn-undo", "disabled", not game.can_undo and not ui.undo_table)
         put("btn-redo", "disabled", not game.can_redo)
         rules = game.position.rules
         put("st-game", "textContent", rules.short_name)
@@ -65,6 +65,9 @@ class StatusView:
         put("st-deal", "textContent", deal or "–")
         put("st-moves", "textContent", str(game.move_count))
         put("st-time", "textContent", clock(game.elapsed))
+        put("st-winnable", "hidden", not ui.proved_winnable)
+        put("menu-continue", "hidden", not ui.aside_label)
+        put("menu-continue", "textContent", ui.aside_label)
         self.render_hint(ui)
         self.render_verdict(game, ui)
 
@@ -80,7 +83,8 @@ class StatusView:
         button = by_id("btn-hint")
         button.classList.toggle("busy", busy)
         button.setAttribute("aria-busy", "true" if busy else "false")
-        button.querySelector(".label").textContent = "Thinking…" if busy else "Hint"
+        # both labels stay in the button, one of them invisible: its width never changes
+        button.querySelector(".label").dataset.busy = "true" if busy else "false"
         button.title = "Thinking… (you can keep playing)" if busy else "Hint (H)"
         button.dataset.hint = hint.kind
         button.dataset.hintMove = move
@@ -145,10 +149,19 @@ class Messages:
         self.flip = not self.flip
         by_id("live").textContent = text + ("\u00a0" if self.flip else "")
 
-    def toast(self, text: str, info: bool = False, ms: int = TOAST_MS) -> None:
-        """A warning (why a move is refused), or with ``info`` a neutral message (hints)."""
+    def toast(
+        self, text: str, info: bool = False, ms: int = TOAST_MS, action: str = "", label: str = ""
+    ) -> None:
+        """A warning (why a move is refused), or with ``info`` a neutral message (hints); with
+        ``action`` a button (``label``) that does that ``data-action`` ("undo")."""
         el = by_id("toast")
-        el.textContent = text
+        by_id("toast-text").textContent = text
+        button = by_id("toast-action")
+        button.textContent = label if action else ""
+        button.dataset.action = action
+        button.hidden = not action
+        el.classList.toggle("has-action", bool(action))
+        el.setAttribute("aria-hidden", "false" if action else "true")
         self.toast_info = info
         el.classList.toggle("info", info)
         el.classList.add("show")
@@ -164,7 +177,9 @@ class Messages:
 
     def hide_toast(self, *args: Any) -> None:
         self.toast_timer = None
-        by_id("toast").classList.remove("show")
+        el = by_id("toast")
+        el.classList.remove("show")
+        el.setAttribute("aria-hidden", "true")  # its button is out of reach once it is gone
 
     def notice(self, text: str) -> None:
         by_id("notice-text").textContent = text

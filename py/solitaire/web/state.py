@@ -111,6 +111,10 @@ class UIState:
     finish_moves: list[Move] | None = None  # auto-finish is possible: the moves
     won_records: dict[str, bool] = field(default_factory=dict)
     last_tick: float | None = None  # the clock runs from here (ms), None: stopped
+    paused: bool = False  # a dialog is open: the clock stands still
+    undo_table: bool = False  # Undo takes back a change of the whole table (changes.py)
+    aside_label: str = ""  # the menu's "Continue deal N (M moves)", "" when none is kept
+    proved_winnable: bool = False  # the deal shown is in the shipped winnable list
 
     def marks(self) -> tuple[tuple[int, ...], tuple[int, ...], frozenset[PileRef], PileRef | None]:
         """What the board marks: selected cards, hinted cards, target piles, hovered pile."""
@@ -169,11 +173,14 @@ class Shake(Effect):
 
 @dataclass(frozen=True)
 class Toast(Effect):
-    """A short message over the table: a refusal, or with ``info`` a neutral one."""
+    """A short message over the table: a refusal, or with ``info`` a neutral one; with
+    ``action`` a button (``label``) in it that does that ``data-action``."""
 
     text: str
     info: bool = False
     ms: int = 2800
+    action: str = ""
+    label: str = ""
 
 
 @dataclass(frozen=True)
@@ -241,10 +248,11 @@ class WarmSolver(Effect):
 @dataclass(frozen=True)
 class LoadWinnable(Effect):
     """Fetch the list of proved-winnable deals of ``game_id``, then ``then`` again:
-    "new" (a new deal) or "open" (open that game)."""
+    "new" (a new deal), "open" (open that game), "winnable" (a proved-winnable deal whatever
+    the setting), "none" (only say whether the deal shown is proved winnable)."""
 
     game_id: str
-    then: Literal["new", "open", "none"] = "none"
+    then: Literal["new", "open", "winnable", "none"] = "none"
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,14 @@ Every key is ``<scope>solitaire.<name>``, the scope being the directory of the p
   "cardBack": one of CARD_BACKS, "table": one of TABLES, "sound": bool, "showTimer": bool}``
 - ``last``: ``{"game": id}``, the game shown last
 - ``game.<id>``: ``{"v": 1, "rev": int, "save": <Game.to_json()>, "counted": bool,
-  "recorded": bool}``; ``rev``: the revision, one more at each save (two tabs never go back);
-  ``counted``: this deal already counts as played; ``recorded``: its win is in the statistics
+  "recorded": bool, "hints"?: int, "abandoned"?: bool}``; ``rev``: the revision, one more at
+  each save (two tabs never go back); ``counted``: this deal already counts as played;
+  ``recorded``: its win is in the statistics; ``hints``: hints shown in this deal (absent: 0);
+  ``abandoned``: leaving it already ended the win streak once (absent: false)
+- ``aside.<id>``: the same document for the one unfinished game of that game kept aside when a
+  restart, a new or chosen deal or a link replaced it ("Continue deal N")
 - ``stats.<id>``: ``{"played", "won", "streak", "bestStreak": int, "bestTime": float|null,
-  "fewestMoves": int|null}``
+  "fewestMoves": int|null, "wonWithHints"?: int}``
 
 Every stored text is measured before it is parsed (``safe_json``). One that cannot be read is
 moved to ``quarantine.<name>`` and a sentence saying so is added to ``Store.notices``; one
@@ -77,7 +81,9 @@ class Settings:
     automove: bool = True
     four_color: bool = False
     theme: str = "system"
-    winnable_only: bool = False  # "New deal" draws among deals proved winnable
+    # "New deal" draws among deals proved winnable; None: not set, on for Russian only
+    # (controller.winnable_only_for)
+    winnable_only: bool | None = None
     # None: follow the device (on where the primary pointer is coarse, i.e. a touch screen)
     tap_move: bool | None = None  # a tap plays the card to its best place at once
     vibrate: bool | None = None  # a short vibration when a move is refused
@@ -91,8 +97,9 @@ class Settings:
             "automove": self.automove,
             "fourColor": self.four_color,
             "theme": self.theme,
-            "winnableOnly": self.winnable_only,
         }
+        if self.winnable_only is not None:
+            doc["winnableOnly"] = self.winnable_only
         if self.tap_move is not None:
             doc["tapMove"] = self.tap_move
         if self.vibrate is not None:
@@ -111,7 +118,7 @@ class Settings:
         automove = doc.get("automove", True)
         four = doc.get("fourColor", False)
         theme = doc.get("theme", "system")
-        winnable = doc.get("winnableOnly", False)
+        winnable = doc.get("winnableOnly")
         tap_move = doc.get("tapMove")
         vibrate = doc.get("vibrate")
         card_back = doc.get("cardBack", CARD_BACKS[0])
@@ -122,7 +129,7 @@ class Settings:
             not isinstance(automove, bool)
             or not isinstance(four, bool)
             or theme not in THEMES
-            or not isinstance(winnable, bool)
+            or not isinstance(winnable, bool | None)
             or not isinstance(tap_move, bool | None)
             or not isinstance(vibrate, bool | None)
             or card_back not in CARD_BACKS
@@ -156,6 +163,7 @@ class Stats:
     best_streak: int = 0
     best_time: float | None = None
     fewest_moves: int | None = None
+    won_with_hints: int = 0  # wins with a hint shown (counted in won, never a best)
 
     @property
     def win_rate(self) -> float | None:
@@ -170,6 +178,7 @@ class Stats:
             "bestStreak": d["best_streak"],
             "bestTime": d["best_time"],
             "fewestMoves": d["fewest_moves"],
+            "wonWithHints": d["won_with_hints"],
         }
 
     @classmethod
@@ -202,12 +211,14 @@ class Stats:
             best_streak=count("bestStreak"),
             best_time=optional("bestTime", float),
             fewest_moves=optional("fewestMoves", int),
+            won_with_hints=count("wonWithHints"),
         )
         if (
             s.won > s.played
             or s.streak > s.won
             or s.best_streak > s.won
             or s.streak > s.best_streak
+            or s.won_with_hints > s.won
         ):
             raise ValueError("the numbers do not add up")
         return s
@@ -218,20 +229,25 @@ class Stats:
         self.played += 1
 
     def record_abandoned(self) -> None:
-        """A counted deal left unfinished (a new deal replaced it): the streak ends."""
+        """A counted deal really left unfinished (docs/ui.md, "Nothing lost by one click"):
+        the streak ends."""
         self.streak = 0
 
-    def record_win(self, seconds: float, moves: int) -> dict[str, bool]:
-        """Count a win; returns which records it set (for the celebration)."""
+    def record_win(self, seconds: float, moves: int, hints: int = 0) -> dict[str, bool]:
+        """Count a win; returns which records it set (for the celebration). A win with hints
+        counts as a win and in the streak, and apart in ``won_with_hints``; its time and
+        moves are never a best."""
         # A win is of a played deal: when the statistics were reset during the deal (in this
         # tab or another), it counts as played again, so played >= won always holds.
         self.played = max(self.played, self.won + 1)
         self.won += 1
         self.streak += 1
+        if hints:
+            self.won_with_hints += 1
         records = {
             "streak": self.streak > self.best_streak,
-            "time": self.best_time is None or seconds < self.best_time,
-            "moves": self.fewest_moves is None or moves < self.fewest_moves,
+            "time": not hints and (self.best_time is None or seconds < self.best_time),
+            "moves": not hints and (self.fewest_moves is None or moves < self.fewest_moves),
         }
         self.best_streak = max(self.best_streak, self.streak)
         if records["time"]:
@@ -248,6 +264,14 @@ class Saved:
     game: Game
     counted: bool = False
     recorded: bool = False
+    hints: int = 0  # hints shown in this deal (the win dialog and statistics say so)
+    abandoned: bool = False  # leaving it already ended the streak once
+
+    @property
+    def worth_keeping(self) -> bool:
+        """Unfinished and played: replacing it would lose something."""
+        game = self.game
+        return (game.can_undo or game.can_redo) and not self.recorded
 
 
 #: What ``Store.save_game`` did: "saved"; "failed" (the storage refused the write: full or
@@ -270,7 +294,15 @@ def _version(doc: Any) -> Any:
 
 def _body(saved: Saved) -> str:
     """What a game save holds besides its version and revision, as text to compare."""
-    doc = {"save": saved.game.to_json(), "counted": saved.counted, "recorded": saved.recorded}
+    doc: dict[str, Any] = {
+        "save": saved.game.to_json(),
+        "counted": saved.counted,
+        "recorded": saved.recorded,
+    }
+    if saved.hints:
+        doc["hints"] = saved.hints
+    if saved.abandoned:
+        doc["abandoned"] = True
     return json.dumps(doc, separators=(",", ":"))
 
 
@@ -447,11 +479,13 @@ class Store:
 
     # ------------------------------------------------------------- games in progress
 
-    def load_game(self, game_id: str) -> Saved | None:
-        """The saved game of ``game_id``, and its revision noted; None when there is none or
-        it cannot be read (set aside, with a notice) or is a newer version's (held)."""
-        name = f"game.{game_id}"
-        what = f"Your saved {GAMES[game_id].name} game"
+    def load_game(self, game_id: str, slot: str = "game") -> Saved | None:
+        """The game in progress of ``game_id`` (``slot`` "game") or the one kept aside
+        ("aside"), and its revision noted; None when there is none or it cannot be read (set
+        aside, with a notice) or is a newer version's (held)."""
+        name = f"{slot}.{game_id}"
+        kind = "saved" if slot == "game" else "kept-aside"
+        what = f"Your {kind} {GAMES[game_id].name} game"
         self.revisions[name] = 0
         doc = self._load(name, what, MAX_GAME_CHARS, "a new game starts")
         if doc is None:
@@ -475,9 +509,13 @@ class Store:
             raise SaveError("unknown format")
         counted = doc.get("counted", False)
         recorded = doc.get("recorded", False)
+        hints = doc.get("hints", 0)
+        abandoned = doc.get("abandoned", False)
         revision = doc.get("rev", 0)  # absent in saves written before revisions: 0
-        if not isinstance(counted, bool) or not isinstance(recorded, bool):
+        if not all(isinstance(flag, bool) for flag in (counted, recorded, abandoned)):
             raise SaveError("bad flags")
+        if type(hints) is not int or not 0 <= hints <= MAX_REVISION:
+            raise SaveError("bad hint count")
         if type(revision) is not int or not 0 <= revision <= MAX_REVISION:
             raise SaveError("bad revision number")
         save = doc.get("save")
@@ -486,11 +524,11 @@ class Store:
         game = Game.from_json(save)
         if game.game_id != game_id:
             raise SaveError("it belongs to another game")
-        return Saved(game, counted, recorded), revision
+        return Saved(game, counted, recorded, hints, abandoned), revision
 
-    def stored_revision(self, game_id: str) -> int | None:
+    def stored_revision(self, game_id: str, slot: str = "game") -> int | None:
         """The revision of the stored ``game_id`` save (0: none), None when it is held."""
-        name = f"game.{game_id}"
+        name = f"{slot}.{game_id}"
         text = self._get(self.key(name))
         if name in self.held:
             return None
@@ -508,15 +546,17 @@ class Store:
         revision = doc.get("rev", 0) if isinstance(doc, dict) else 0
         return revision if type(revision) is int and revision >= 0 else 0
 
-    def save_game(self, saved: Saved) -> SaveResult:
+    def save_game(self, saved: Saved, slot: str = "game") -> SaveResult:
         """Save ``saved`` as the next revision, unless another tab saved a revision this page
-        has not read ("newer": that one is kept) or the stored save is a newer version's."""
+        has not read ("newer": that one is kept) or the stored save is a newer version's.
+        The game kept aside (``slot`` "aside") is only written by the intents that replace
+        or bring back a game, so it follows the stored revision instead."""
         game_id = saved.game.game_id
-        name = f"game.{game_id}"
-        stored = self.stored_revision(game_id)
+        name = f"{slot}.{game_id}"
+        stored = self.stored_revision(game_id, slot)
         if stored is None:
             return "held"
-        known = self.revisions.get(name, 0)
+        known = self.revisions.get(name, 0) if slot == "game" else stored
         if stored > known:
             return "newer"
         body = _body(saved)
@@ -537,6 +577,14 @@ class Store:
         if stored is None or stored <= self.revisions.get(f"game.{game_id}", 0):
             return None
         return self.load_game(game_id)
+
+    def drop_aside(self, game_id: str) -> None:
+        """Forget the game kept aside (it came back to the table, or was abandoned for good)."""
+        name = f"aside.{game_id}"
+        if name not in self.held:
+            self._remove(self.key(name))
+        self.revisions.pop(name, None)
+        self.bodies.pop(name, None)
 
     # ------------------------------------------------------------- statistics
 

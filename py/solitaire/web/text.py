@@ -117,6 +117,12 @@ def format_hash(game_id: str, deal: int | None) -> str:
     return f"#{game_id}/{deal}" if deal is not None else f"#{game_id}"
 
 
+def deal_link(href: str, game_id: str, deal: int | None) -> str:
+    """The absolute link to a deal: the page's own address (any base path, any query) with
+    the ``#game/deal`` hash in place of its own."""
+    return href.split("#", 1)[0] + format_hash(game_id, deal)
+
+
 def game_name(game_id: str) -> str:
     return GAMES[game_id].name
 
@@ -124,6 +130,7 @@ def game_name(game_id: str) -> str:
 # ----------------------------------------------------------------------------- the solver's words
 
 LOST_TEXT = "No winning line from here — undo or restart."
+LOST_AT_START_TEXT = "This deal cannot be won, whatever you play."
 
 
 def hint_text(kind: str, what: str, game_id: str) -> str:
@@ -192,6 +199,7 @@ def stats_table_html(stats: dict[str, Stats], current: str) -> str:
             "Fewest moves",
             lambda st: "–" if st.fewest_moves is None else st.fewest_moves,
         ),
+        ("won-with-hints", "Won with hints", lambda st: st.won_with_hints),
     ]
 
     def cls(g: str) -> str:
@@ -210,18 +218,32 @@ def stats_table_html(stats: dict[str, Stats], current: str) -> str:
     )
 
 
-def won_html(table: str, moves: int, seconds: float, stats: Stats, records: dict[str, bool]) -> str:
-    """The win dialog's numbers; a new record is marked "(best!)"."""
+def won_html(
+    table: str,
+    moves: int,
+    seconds: float,
+    stats: Stats,
+    records: dict[str, bool],
+    hints: int = 0,
+) -> str:
+    """The win dialog's numbers; a new record is marked "(best!)"; a win with hints says how
+    many (and that it sets no best time or moves)."""
 
     def rec(key: str) -> str:
         return ' <span class="record">(best!)</span>' if records.get(key) else ""
 
     rate = stats.win_rate
+    helped = (
+        f'<dt>Hints</dt><dd data-k="hints">{hints} (no best time or moves with hints)</dd>'
+        if hints
+        else '<dt>Hints</dt><dd data-k="hints">none</dd>'
+    )
     return (
         f"<p>{table}.</p>"
         '<dl class="won-numbers">'
         f'<dt>Moves</dt><dd data-k="moves">{moves}{rec("moves")}</dd>'
         f'<dt>Time</dt><dd data-k="time">{clock(seconds)}{rec("time")}</dd>'
+        f"{helped}"
         f'<dt>Games won</dt><dd data-k="won">{stats.won} of {stats.played}'
         f" ({'–' if rate is None else f'{rate:.0%}'})</dd>"
         f'<dt>Streak</dt><dd data-k="streak">{stats.streak}{rec("streak")}</dd>'
