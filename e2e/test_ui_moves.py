@@ -43,10 +43,11 @@ def _suits_the_tests(position: Position) -> bool:
     return False
 
 
-#: Indices of a pile's cards whose centre pip is shown (a covered card shows its index only).
+#: Indices of a pile's cards whose picture (pips or court art) is shown (a covered card shows
+#: its index only).
 PIPS_SHOWN = """(pile) => [...document.querySelectorAll(`[data-pile="${pile}"] > .card`)]
-  .map((c, i) => [i, c.querySelector('.pip')])
-  .filter(([, pip]) => pip && pip.checkVisibility()).map(([i]) => i)"""
+  .map((c, i) => [i, [...c.querySelectorAll('.art')].some((art) => art.checkVisibility())])
+  .filter(([, shown]) => shown).map(([i]) => i)"""
 
 
 DEAL = find_deal("russian", _suits_the_tests)

@@ -296,4 +296,6 @@ def test_was_it_winnable_on_a_stuck_game_and_hint_on_a_lost_position(page: Page)
     page.locator("#btn-hint").click()
     page.wait_for_function(ANSWERED, timeout=SOLVER_TIMEOUT_MS)
     assert hinted(page) == ({"action": "hint", "hint": "lost", "hintMove": ""}, [], [])
-    expect(page.locator("#toast")).to_contain_text("No winning line from here — undo or restart")
+    # at its start (no move made yet): undo or restart cannot help, a winnable deal is offered
+    expect(page.locator("#toast")).to_contain_text("cannot be won, whatever you play")
+    expect(page.locator("#toast-action")).to_have_text("Winnable deal")

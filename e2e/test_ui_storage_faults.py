@@ -72,6 +72,8 @@ def test_poisoned_unscoped_keys_are_set_aside_and_the_good_save_survives(page: P
         assert page.evaluate("k => localStorage.getItem(k)", quarantine(name)) == DEEP
     # the good save was adopted into the page's scope and survives a reload and a pagehide
     page.select_option("#game-select", "russian")
+    # Russian draws from its winnable list by default: the switch waits for that list
+    expect(page.locator("#board")).to_have_attribute("data-game", "russian")
     assert board(page)["deal"] == "21"
     assert moves_shown(page) == "2"
     page.reload(wait_until="domcontentloaded")
