@@ -309,9 +309,12 @@ async function boot(options) {
   try {
     const files = fetchPageFiles();
     files.catch(() => {}); // awaited below, once Pyodide has started
+    // ...but a file that cannot be fetched or unpacked ends the start at once
+    const filesFailed = files.then(() => new Promise(() => {}));
+    filesFailed.catch(() => {});
     const started = start({ ...packageIndex(options), ...options, indexURL: INDEX_URL });
     const race = (promise) => (watch ? Promise.race([promise, watch.failed]) : promise);
-    const py = await race(started);
+    const py = await race(Promise.race([started, filesFailed]));
     performance.mark("pyodide-boot:started");
     writeFiles(py, await race(files));
     performance.mark("pyodide-boot:ready");
