@@ -344,12 +344,13 @@ def bench_payload(served: Path, requests: list[str], base_url: str) -> dict[str,
         data = path.read_bytes()
         # a gzip file (the page's bytecode archive) is served as it is: its size is the transfer
         served_as_is = data[:2] == b"\x1f\x8b"
+        brotli = lib.brotli_size(data)  # None: no brotli module here
         files.append(
             {
                 "path": rel,
                 "raw": len(data),
                 "gzip": len(data) if served_as_is else lib.gzip9(data),
-                "brotli": len(data) if served_as_is else lib.brotli_size(data),
+                "brotli": len(data) if served_as_is and brotli is not None else brotli,
                 "runtime": rel.startswith("vendor/"),
                 "unneeded": why_unneeded(rel, needed_py, site),
             }

@@ -308,7 +308,7 @@ def test_probe_page_boots_vendored_pyodide_fetching_exactly_the_runtime(
     with tarfile.open(site_dir / build_site.PAGE_ARCHIVE) as tar:
         members = sorted(tar.getnames())
     assert files == members  # the archive's pycs, no source
-    assert (root.get_attribute("data-package") or "").endswith("solitaire/__init__.py")
+    assert (root.get_attribute("data-package") or "").endswith("solitaire/__init__.pyc")
     # Python imported the page's modules from the shipped bytecode, compiling none of them.
     assert json.loads(root.get_attribute("data-compiled") or "null") == []
     cached = json.loads(root.get_attribute("data-cached") or "[]")
