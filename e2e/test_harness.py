@@ -369,7 +369,7 @@ def _first_lines(source: Path, module: str) -> dict[str, int]:
 
 
 def _assert_lines_and_docstrings_as_built(root: Locator) -> None:
-    """The page's bytecode has its docstrings blanked (" ") but every line number of the
+    """The page's bytecode has its docstrings blanked (".") but every line number of the
     source: each function's first line, and the line a raised exception reports."""
     package_dir = build_site.ROOT / build_site.PACKAGE_DIR
     seen = json.loads(root.get_attribute("data-lines") or "{}")
@@ -386,7 +386,7 @@ def _assert_lines_and_docstrings_as_built(root: Locator) -> None:
     assert (filename, function) == ("/home/pyodide/solitaire/piles.py", "parse")
     source_lines = (package_dir / "piles.py").read_text(encoding="utf-8").splitlines()
     assert source_lines[line - 1].strip().startswith("raise ValueError")
-    assert json.loads(root.get_attribute("data-docs") or "[]") == [" ", " "]
+    assert json.loads(root.get_attribute("data-docs") or "[]") == [".", "."]
 
 
 def test_worker_config_gives_the_worker_the_package(

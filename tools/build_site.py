@@ -155,7 +155,7 @@ NODE_TIMEOUT = 300
 PYC_CACHE = ROOT / ".cache" / "pyodide-pyc"
 #: What the compiled files are, part of their cache folder's name: a change to how they are
 #: compiled (here: docstrings blanked, ``_COMPILE_MJS``) must not reuse files compiled before.
-PYC_FLAVOUR = "blank-docstrings"
+PYC_FLAVOUR = "docstrings-dot"
 #: Where the interpreter's working directory is in the browser (the files maps' "./" paths).
 PYODIDE_HOME = "/home/pyodide"
 #: Placeholders in web/sw.js.
@@ -656,8 +656,8 @@ def stamp_service_worker(
 #: Run by Node: starts the pinned Pyodide, writes the sources into its file system at the paths
 #: the page uses, compiles them and copies the .pyc files out. argv: pyodide dir, jobs.json
 #: ({FS path: host source file}), output dir; prints a JSON summary.
-#: Each module is compiled from its AST with every docstring replaced by " " (docstrings are
-#: ~12 % of the bytecode and nothing reads them; a one-space ``__doc__`` stays truthy, since
+#: Each module is compiled from its AST with every docstring replaced by "." (docstrings are
+#: ~12 % of the bytecode and nothing reads them; "." keeps ``__doc__`` truthy (" " is stripped):
 #: ``dataclasses`` calls ``inspect.signature`` to make one for a class without), every node keeps
 #: its position, so line numbers stay those of the source. The pyc is an unchecked-hash one (the
 #: importer does not even hash the source) holding the hash of the original source bytes, as
@@ -686,7 +686,7 @@ def blank_docstrings(tree):
             first = node.body[0] if node.body else None
             if (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
                     and isinstance(first.value.value, str)):
-                first.value.value = " "
+                first.value.value = "."
     return tree
 compiled = {}
 for p in json.loads(paths):
