@@ -30,6 +30,7 @@ import ast
 import json
 import re
 import sys
+import tarfile
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -302,12 +303,23 @@ def _source_of(rel: str) -> str:
     return f"{m.group(1)}{m.group(2)}.py" if m else rel
 
 
-def why_unneeded(rel: str, needed_py: set[str]) -> str:
+def _archive_members(path: Path) -> list[str]:
+    """The regular files of a gzipped tar archive (the page's bytecode, py/page.tar.gz)."""
+    with tarfile.open(path) as tar:
+        return [m.name for m in tar if m.isfile()]
+
+
+def why_unneeded(rel: str, needed_py: set[str], site: Path | None = None) -> str:
     if UNNEEDED_PLUGINS.match(rel):
         return "PyScript plugin, imported by its core on every boot; unused by the game"
     if rel == "vendor/pyscript/core.css":
         return "styles py-script/py-editor/py-terminal tags; the page has none"
     package = "py/solitaire/"
+    if rel.endswith(".tar.gz") and site is not None:
+        # the page's pycs, named by their path in the interpreter (solitaire/x.pyc)
+        members = [m.removeprefix("solitaire/") for m in _archive_members(site / rel)]
+        unused = [m for m in members if m.removesuffix(".pyc") + ".py" not in needed_py]
+        return f"holds modules solitaire.web.app does not import: {unused}" if unused else ""
     if rel.startswith(package) and _source_of(rel.removeprefix(package)) not in needed_py:
         return "not imported by solitaire.web.app (copied by the files map anyway)"
     if rel == "vendor/pyodide/pyodide-lock.json":
@@ -330,14 +342,17 @@ def bench_payload(served: Path, requests: list[str], base_url: str) -> dict[str,
             files.append({"path": rel, "missing": True})
             continue
         data = path.read_bytes()
+        # a gzip file (the page's bytecode archive) is served as it is: its size is the transfer
+        served_as_is = data[:2] == b"\x1f\x8b"
+        brotli = lib.brotli_size(data)  # None: no brotli module here
         files.append(
             {
                 "path": rel,
                 "raw": len(data),
-                "gzip": lib.gzip9(data),
-                "brotli": lib.brotli_size(data),
+                "gzip": len(data) if served_as_is else lib.gzip9(data),
+                "brotli": len(data) if served_as_is and brotli is not None else brotli,
                 "runtime": rel.startswith("vendor/"),
-                "unneeded": why_unneeded(rel, needed_py),
+                "unneeded": why_unneeded(rel, needed_py, site),
             }
         )
     # what the service worker precaches after ready that the boot did not fetch

@@ -4,9 +4,11 @@ files the build ships, nothing from the network, with no console error; then pla
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import shutil
+import tarfile
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -16,7 +18,7 @@ import build_site
 import pytest
 from conftest import OfflineSite
 from harness import Watch, origin, wait_ready
-from playwright.sync_api import Page
+from playwright.sync_api import Locator, Page
 from serve import SiteServer
 
 # A page like index.html, reduced to what the harness needs: the early start of Pyodide, PyScript
@@ -40,7 +42,8 @@ import importlib.util, json, os, sys, time
 from importlib.machinery import SourceFileLoader
 import js
 files = sorted(
-    os.path.join(d, f) for d, _, fs in os.walk("solitaire") for f in fs if f.endswith(".py")
+    os.path.join(d, f) for d, _, fs in os.walk("solitaire") for f in fs
+    if f.endswith((".py", ".pyc"))
 )
 spec = importlib.util.find_spec("solitaire")
 root = js.document.documentElement
@@ -68,6 +71,26 @@ root.dataset.compiled = json.dumps(compiled)
 root.dataset.cached = json.dumps(sorted(
     m.__cached__ for n, m in sys.modules.items() if n.startswith("solitaire")
 ))
+# Line numbers and docstrings of the shipped bytecode (docstrings blanked by the build): the
+# first line of every function of the page's modules, and where a raised exception says it was.
+import inspect, traceback
+from solitaire.piles import PileRef
+lines = {}
+for name, module in sorted(sys.modules.items()):
+    if name.startswith("solitaire"):
+        for owner in [module, *(c for _, c in inspect.getmembers(module, inspect.isclass))]:
+            for attr, value in vars(owner).items():
+                func = getattr(value, "__func__", value)
+                code = getattr(func, "__code__", None)
+                if code is not None and code.co_filename + "c" == module.__file__:
+                    lines[f"{name}:{func.__qualname__}"] = code.co_firstlineno
+try:
+    PileRef.parse("no-such-pile")
+except ValueError as err:
+    raised = traceback.extract_tb(err.__traceback__)[-1]
+root.dataset.lines = json.dumps(lines)
+root.dataset.raised = json.dumps([raised.filename, raised.name, raised.lineno])
+root.dataset.docs = json.dumps([sys.modules["solitaire.piles"].__doc__, PileRef.parse.__doc__])
 root.dataset.app = "ready"
 </script>
 </body>
@@ -235,8 +258,15 @@ def test_pyscript_configs_map_the_python_files(site_dir: Path) -> None:
         config = json.loads((site_dir / name).read_text(encoding="utf-8"))
         assert config == want, name
         assert (site_dir / config["interpreter"]).is_file()
+    # The page's pycs come in one archive, unpacked into the working directory: the same
+    # files, under the same paths, as the sourceless map would write one by one.
     page_files = json.loads((site_dir / "pyodide-files.json").read_text(encoding="utf-8"))
-    assert page_files == on_page
+    assert page_files == {f"./{build_site.PAGE_ARCHIVE}": "./"}
+    with tarfile.open(site_dir / build_site.PAGE_ARCHIVE) as tar:
+        members = {m.name: tar.extractfile(m).read() for m in tar if m.isfile()}  # type: ignore[union-attr]
+    assert sorted(members) == sorted(path.removeprefix("./") for path in on_page.values())
+    for url, path in on_page.items():
+        assert members[path.removeprefix("./")] == (site_dir / url).read_bytes()
     for url in [*page_files, *every]:
         assert (site_dir / url).is_file()
 
@@ -275,16 +305,16 @@ def test_probe_page_boots_vendored_pyodide_fetching_exactly_the_runtime(
     assert json.loads(root.get_attribute("data-pyscript") or "null") == [False, True]
     config = json.loads((site_dir / "pyscript.json").read_text(encoding="utf-8"))
     page_files = json.loads((site_dir / "pyodide-files.json").read_text(encoding="utf-8"))
-    assert files == sorted(v.removeprefix("./") for v in page_files.values() if v.endswith(".py"))
-    assert (root.get_attribute("data-package") or "").endswith("solitaire/__init__.py")
+    with tarfile.open(site_dir / build_site.PAGE_ARCHIVE) as tar:
+        members = sorted(tar.getnames())
+    assert files == members  # the archive's pycs, no source
+    assert (root.get_attribute("data-package") or "").endswith("solitaire/__init__.pyc")
     # Python imported the page's modules from the shipped bytecode, compiling none of them.
     assert json.loads(root.get_attribute("data-compiled") or "null") == []
     cached = json.loads(root.get_attribute("data-cached") or "[]")
-    assert cached == sorted(
-        "/home/pyodide/" + build_site.pyc_url(v, CACHE_TAG).removeprefix("./")
-        for v in page_files.values()
-        if v.endswith(".py")
-    )
+    assert cached == ["/home/pyodide/" + m for m in members]
+
+    _assert_lines_and_docstrings_as_built(root)
 
     # No snapshot in a fresh context (and none made: service workers are blocked here).
     assert root.get_attribute("data-boot") == "fresh"
@@ -319,6 +349,44 @@ def test_probe_page_boots_vendored_pyodide_fetching_exactly_the_runtime(
         url.removeprefix("./") for url in page_files
     )
     assert not watch.blocked
+
+
+def _first_lines(source: Path, module: str) -> dict[str, int]:
+    """``{"module:qualname": line}`` of each function and method defined at a module's or a
+    class's top level: its first decorator's line, else its ``def`` line (``co_firstlineno``)."""
+    lines: dict[str, int] = {}
+
+    def visit(body: list[ast.stmt], prefix: str) -> None:
+        for node in body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+                lines[f"{module}:{prefix}{node.name}"] = first
+            elif isinstance(node, ast.ClassDef):
+                visit(node.body, f"{prefix}{node.name}.")
+
+    visit(ast.parse(source.read_bytes()).body, "")
+    return lines
+
+
+def _assert_lines_and_docstrings_as_built(root: Locator) -> None:
+    """The page's bytecode has its docstrings blanked (".") but every line number of the
+    source: each function's first line, and the line a raised exception reports."""
+    package_dir = build_site.ROOT / build_site.PACKAGE_DIR
+    seen = json.loads(root.get_attribute("data-lines") or "{}")
+    expected: dict[str, int] = {}
+    for module in {key.partition(":")[0] for key in seen}:
+        rel = Path(*module.split(".")[1:])
+        source = package_dir / rel / "__init__.py"
+        if not source.is_file():
+            source = (package_dir / rel).with_suffix(".py")
+        expected.update(_first_lines(source, module))
+    assert len(seen) > 200
+    assert seen == {key: expected[key] for key in seen}
+    filename, function, line = json.loads(root.get_attribute("data-raised") or "[]")
+    assert (filename, function) == ("/home/pyodide/solitaire/piles.py", "parse")
+    source_lines = (package_dir / "piles.py").read_text(encoding="utf-8").splitlines()
+    assert source_lines[line - 1].strip().startswith("raise ValueError")
+    assert json.loads(root.get_attribute("data-docs") or "[]") == [".", "."]
 
 
 def test_worker_config_gives_the_worker_the_package(

@@ -73,13 +73,30 @@ def test_plays_offline_after_the_first_visit(offline_site: OfflineSite) -> None:
 REPORT_WITHIN_S = 5
 
 
-@pytest.mark.parametrize("device", ["page", "phone_page"])
+@pytest.mark.parametrize(
+    ("device", "failing", "how"),
+    [
+        ("page", "vendor/pyodide/pyodide.asm.wasm", "aborted"),
+        ("phone_page", "vendor/pyodide/pyodide.asm.wasm", "aborted"),
+        # The page's bytecode archive (tools/build_site.py PAGE_ARCHIVE), fetched while Pyodide
+        # starts: lost, or answered with bytes that are no gzipped tar.
+        ("phone_page", "py/page.tar.gz", "aborted"),
+        ("page", "py/page.tar.gz", "damaged"),
+    ],
+)
 def test_failed_runtime_download_is_reported_at_once_and_try_again_works(
-    request: pytest.FixtureRequest, device: str, watch: Watch
+    request: pytest.FixtureRequest, device: str, failing: str, how: str, watch: Watch
 ) -> None:
     page: Page = request.getfixturevalue(device)
-    watch.allow_console(r"pyodide\.asm\.wasm|wasm|Failed to fetch|net::ERR|Pyodide|pyodide")
-    page.route("**/vendor/pyodide/pyodide.asm.wasm", lambda route: route.abort("failed"))
+    watch.allow_console(
+        r"pyodide\.asm\.wasm|page\.tar\.gz|wasm|Failed to fetch|net::ERR|Pyodide|pyodide"
+    )
+    if how == "aborted":
+        page.route(f"**/{failing}", lambda route: route.abort("failed"))
+    else:
+        page.route(
+            f"**/{failing}", lambda route: route.fulfill(status=200, body=b"\x1f\x8bnot gzip")
+        )
     started = time.monotonic()
     page.goto("./#russian/1", wait_until="domcontentloaded")
     page.wait_for_function(
@@ -88,11 +105,13 @@ def test_failed_runtime_download_is_reported_at_once_and_try_again_works(
     assert time.monotonic() - started < REPORT_WITHIN_S
     error = page.locator("#boot-error")
     expect(error).to_be_visible()
-    expect(error).to_contain_text("vendor/pyodide/pyodide.asm.wasm")
+    expect(error).to_contain_text(failing)
+    if how == "damaged":
+        expect(error).to_contain_text("cannot unpack")
     expect(page.locator("#boot-bar")).to_be_hidden()
-    page.screenshot(path=f"/tmp/boot-failed-{device}.png")
+    page.screenshot(path=f"/tmp/boot-failed-{device}-{failing.rpartition('/')[2]}-{how}.png")
 
-    page.unroute("**/vendor/pyodide/pyodide.asm.wasm")
+    page.unroute(f"**/{failing}")
     retry = page.get_by_role("button", name="Try again")
     with page.expect_navigation():
         if device == "phone_page":

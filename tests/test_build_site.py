@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 import re
 import sys
+import tarfile
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -258,3 +260,74 @@ def test_the_service_worker_gets_each_precached_file_size_and_sha256(tmp_path: P
         build_site.stamp_service_worker(template, "v", ["./"], integrity)
     with pytest.raises(build_site.BuildError, match="__INTEGRITY__"):
         build_site.stamp_service_worker(template.replace("/* __INTEGRITY__ */", ""), "v", [], {})
+
+
+def test_the_bytecode_archive_holds_the_given_pycs_under_their_interpreter_paths(
+    tmp_path: Path,
+) -> None:
+    """pack_bytecode: the map's pycs go into one gzipped ustar archive (named by their path in
+    the interpreter, same bytes, same archive bytes on every build); other files stay listed."""
+    cache = tmp_path / "py" / "solitaire" / "__pycache__"
+    cache.mkdir(parents=True)
+    (cache / "a.cpython-314.pyc").write_bytes(b"a" * 700)
+    (cache / "b.cpython-314.pyc").write_bytes(b"")
+    files = {
+        "./py/solitaire/__pycache__/a.cpython-314.pyc": "./solitaire/a.pyc",
+        "./py/solitaire/__pycache__/b.cpython-314.pyc": "./solitaire/web/b.pyc",
+        "./py/solitaire/data.txt": "./solitaire/data.txt",
+    }
+    packed = build_site.pack_bytecode(tmp_path, files)
+    assert packed == {
+        f"./{build_site.PAGE_ARCHIVE}": "./",
+        "./py/solitaire/data.txt": "./solitaire/data.txt",
+    }
+    archive = (tmp_path / build_site.PAGE_ARCHIVE).read_bytes()
+    assert archive[:2] == b"\x1f\x8b"
+    with tarfile.open(tmp_path / build_site.PAGE_ARCHIVE) as tar:
+        members = tar.getmembers()
+        assert [(m.name, m.size, m.mtime, m.isfile()) for m in members] == [
+            ("solitaire/a.pyc", 700, 0, True),
+            ("solitaire/web/b.pyc", 0, 0, True),
+        ]
+        assert tar.extractfile(members[0]).read() == b"a" * 700  # type: ignore[union-attr]
+    assert build_site.pack_bytecode(tmp_path, files) == packed
+    assert (tmp_path / build_site.PAGE_ARCHIVE).read_bytes() == archive  # reproducible
+    sources_only = {"./py/solitaire/a.py": "./solitaire/a.py"}
+    assert build_site.pack_bytecode(tmp_path / "none", sources_only) == sources_only
+
+
+def test_the_site_ships_the_page_modules_in_one_archive_without_docstrings(
+    tmp_path: Path,
+) -> None:
+    """A built site: the archive holds exactly the page's modules (app.py's import closure), each
+    a sourceless unchecked-hash pyc holding its source's hash, with the docstrings' text gone
+    (their line numbers are checked in the browser: e2e/test_harness.py); the service worker
+    precaches it with its size and SHA-256."""
+    site = build_site.build(tmp_path / "site", require_index=False)
+    assert site.bytecode.startswith("bytecode"), site.bytecode
+    page_files = json.loads((site.out / build_site.BOOT_FILES).read_text(encoding="utf-8"))
+    assert page_files == {f"./{build_site.PAGE_ARCHIVE}": "./"}
+    py_dir = ROOT / build_site.PACKAGE_DIR
+    closure = build_site.import_closure(py_dir, build_site.MAIN_MODULE)
+    expected = {
+        f"solitaire/{p.relative_to(py_dir).with_suffix('.pyc').as_posix()}": p for p in closure
+    }
+    with tarfile.open(site.out / build_site.PAGE_ARCHIVE) as tar:
+        members = {m.name: tar.extractfile(m).read() for m in tar}  # type: ignore[union-attr]
+    assert sorted(members) == sorted(expected)
+    docstring = b"Only the canonical spelling is a pile name"
+    magic = members["solitaire/__init__.pyc"][:4]
+    for name, data in members.items():
+        source = expected[name].read_bytes()
+        assert int.from_bytes(data[4:8], "little") == 1  # hash-based, unchecked
+        assert build_site._hash_matches(data, source)
+        assert data[:4] == magic
+        assert len(data) > 16
+        if name == "solitaire/piles.pyc":
+            assert docstring in source
+            assert docstring not in data
+    sw = (site.out / "sw.js").read_text(encoding="utf-8")
+    archive = (site.out / build_site.PAGE_ARCHIVE).read_bytes()
+    url = f"./{build_site.PAGE_ARCHIVE}"
+    assert f'  "{url}",\n' in sw
+    assert f'  "{url}": [{len(archive)}, "{hashlib.sha256(archive).hexdigest()}"],\n' in sw

@@ -138,24 +138,63 @@ const output = { stdout: (line) => sinks.stdout(line), stderr: (line) => sinks.s
 
 /* The page's Python files, listed by the build in pyodide-files.json ({URL: path}, URLs relative
    to the site root, paths to the interpreter's working directory, like PyScript's "files" map),
-   fetched while Pyodide starts instead of after it (what PyScript's "files" would do). With
-   each module comes its bytecode, compiled by the build for this Pyodide
-   (solitaire/__pycache__/X.cpython-314.pyc), which Python's import then uses instead of
-   compiling the source (docs/build.md, "Bytecode"). */
+   fetched while Pyodide starts instead of after it (what PyScript's "files" would do). The
+   modules come as their bytecode, compiled by the build for this Pyodide, in one gzipped tar
+   archive ({"./py/page.tar.gz": "./"}: an archive URL maps to the folder it is unpacked into),
+   unpacked here while Pyodide starts; each pyc lies where its source would (solitaire/x.pyc),
+   and Python imports it without compiling (docs/build.md, "Bytecode"). A build without
+   bytecode lists the sources one by one. */
 export async function fetchOk(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${response.statusText}`);
   return response;
 }
 
+/* The bytes of a gzip file; as they are when a server already decoded them (Content-Encoding). */
+async function gunzip(data) {
+  if (data[0] !== 0x1f || data[1] !== 0x8b) return data;
+  const stream = new Blob([data]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/* [name, bytes] of each regular file of a ustar archive (as tools/build_site.py tar_gz writes). */
+export function untar(bytes) {
+  const text = new TextDecoder();
+  const field = (at, length) => text.decode(bytes.subarray(at, at + length)).split("\0")[0];
+  const files = [];
+  for (let at = 0; at + 512 <= bytes.length; ) {
+    const name = field(at, 100);
+    if (!name) break; // the zero blocks that end the archive
+    const size = parseInt(field(at + 124, 12).trim(), 8);
+    const type = field(at + 156, 1);
+    const prefix = field(at + 345, 155);
+    if (Number.isNaN(size) || !["0", ""].includes(type)) {
+      throw new Error(`unexpected tar member ${JSON.stringify(name)} (type ${type})`);
+    }
+    const start = at + 512;
+    files.push([prefix ? `${prefix}/${name}` : name, bytes.slice(start, start + size)]);
+    at = start + Math.ceil(size / 512) * 512;
+  }
+  return files;
+}
+
+async function fetchPageFile(url, path) {
+  const data = new Uint8Array(await (await fetchOk(new URL(url, SITE_URL))).arrayBuffer());
+  if (!url.endsWith(".tar.gz")) return [[path, data]];
+  const folder = path.endsWith("/") ? path : `${path}/`;
+  try {
+    return untar(await gunzip(data)).map(([name, bytes]) => [folder + name, bytes]);
+  } catch (err) {
+    throw new DownloadFailed(new URL(url, SITE_URL).href, `cannot unpack: ${err.message || err}`);
+  }
+}
+
 async function fetchPageFiles() {
   const map = await (await fetchOk(FILES_URL)).json();
-  return Promise.all(
-    Object.entries(map).map(async ([url, path]) => {
-      const data = await (await fetchOk(new URL(url, SITE_URL))).arrayBuffer();
-      return [path, new Uint8Array(data)];
-    }),
+  const parts = await Promise.all(
+    Object.entries(map).map(([url, path]) => fetchPageFile(url, path)),
   );
+  return parts.flat();
 }
 
 export function writeFiles(py, files) {
@@ -270,9 +309,12 @@ async function boot(options) {
   try {
     const files = fetchPageFiles();
     files.catch(() => {}); // awaited below, once Pyodide has started
+    // ...but a file that cannot be fetched or unpacked ends the start at once
+    const filesFailed = files.then(() => new Promise(() => {}));
+    filesFailed.catch(() => {});
     const started = start({ ...packageIndex(options), ...options, indexURL: INDEX_URL });
     const race = (promise) => (watch ? Promise.race([promise, watch.failed]) : promise);
-    const py = await race(started);
+    const py = await race(Promise.race([started, filesFailed]));
     performance.mark("pyodide-boot:started");
     writeFiles(py, await race(files));
     performance.mark("pyodide-boot:ready");
