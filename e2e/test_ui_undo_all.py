@@ -209,6 +209,7 @@ def test_a_hint_is_counted_in_the_win_dialog(phone_page: Page) -> None:
         Move(TABLEAU[0], FOUNDATION[3])
     )
     page.locator("#btn-finish").tap()
+    ui.skip_celebration(page)
     dialog = page.locator("#dlg-won")
     expect(dialog).to_be_visible()
     expect(dialog.locator("[data-k=hints]")).to_have_text("1 (no best time or moves with hints)")
