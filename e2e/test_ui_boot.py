@@ -69,8 +69,9 @@ def test_plays_offline_after_the_first_visit(offline_site: OfflineSite) -> None:
 
 
 #: The loading screen reports a failed download within this many seconds (Pyodide itself
-#: waits forever; the page's last resort is 90 s).
-REPORT_WITHIN_S = 5
+#: waits forever; the page's last resort is 90 s). An unloaded machine reports in about 1-3 s;
+#: the bound leaves room for a busy 2-core test machine.
+REPORT_WITHIN_S = 12
 
 
 @pytest.mark.parametrize(
