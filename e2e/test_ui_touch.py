@@ -132,6 +132,12 @@ def open_saved(page: Page, game: Game, settings: dict[str, Any] | None = None) -
     seed_storage(page, items)
     open_game(page, game.game_id, game.deal or 1)
     wait_table(page, game.position)
+    # The solver's worker starts once the page is idle after ready; its start can hold the
+    # main thread for a moment, which would stretch the gap between a double-tap's two taps.
+    page.wait_for_function(
+        "() => ['ready', 'failed'].includes(document.documentElement.dataset.solver)",
+        timeout=90_000,
+    )
 
 
 # ----------------------------------------------------------------------------- drags
