@@ -174,7 +174,7 @@ def test_damaged_cache_entries_are_detected_and_repaired(
     offline_site.watch.allow_console(r"wasm|WebAssembly|CompileError|Pyodide|pyodide")
     open_game(page, "russian", 2)
     offline_site.wait_controlled()
-    stdlib = "vendor/pyodide/python_stdlib.zip"
+    stdlib = "vendor/pyodide/python_stdlib_trimmed.zip"
     wasm = "vendor/pyodide/pyodide.asm.wasm"
     real = {f: (site_dir / f).stat().st_size for f in (stdlib, wasm)}
 

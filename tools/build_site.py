@@ -60,6 +60,10 @@ if str(ROOT / "py") not in sys.path:
     sys.path.insert(0, str(ROOT / "py"))
 from solitaire.rules import GAMES, GameRules  # noqa: E402
 
+if str(ROOT / "tools") not in sys.path:
+    sys.path.insert(0, str(ROOT / "tools"))
+import stdlib_trim  # noqa: E402
+
 #: Files of the ``pyodide`` npm package that the browser fetches on every boot.
 PYODIDE_FILES = (
     "pyodide.mjs",
@@ -68,6 +72,15 @@ PYODIDE_FILES = (
     "python_stdlib.zip",
     "pyodide-lock.json",
 )
+#: The full standard library of the ``pyodide`` package: shipped (the benchmarks' bare page,
+#: bench/pages/bare.html, loads it) but neither precached nor fetched by the site's pages and
+#: workers, which load the trimmed one (STDLIB_URL, tools/stdlib_trim.py).
+FULL_STDLIB = "python_stdlib.zip"
+#: The trimmed standard library, site-relative; web/pyodide-boot.mjs, web/solver-worker.mjs and
+#: web/pyodide-snapshot-worker.mjs pass it to loadPyodide() as ``stdLibURL``.
+STDLIB_URL = f"vendor/pyodide/{stdlib_trim.TRIMMED_NAME}"
+#: The solver's worker's module (web/solver-worker.mjs imports it), relative to the package.
+SOLVER_MODULE = "web/solver_worker.py"
 #: Plugins that PyScript's core imports on every boot unless the config turns them off
 #: (``"plugins": ["!name"]``; measured in Chromium).
 PYSCRIPT_BOOT_PLUGINS = (
@@ -954,7 +967,8 @@ def _assemble(out: Path, root: Path, page: str | None, bytecode_wanted: bool) ->
     pyodide = root / "node_modules" / "pyodide"
     for name in PYODIDE_FILES:
         _copy(pyodide / name, out / "vendor" / "pyodide" / name)
-        runtime.append(f"vendor/pyodide/{name}")
+        if name != FULL_STDLIB:
+            runtime.append(f"vendor/pyodide/{name}")
     dist = root / "node_modules" / "@pyscript" / "core" / "dist"
     pyscript = pyscript_runtime_files(dist, shipped_plugins(PYSCRIPT_PLUGINS_OFF))
     if PYSCRIPT_CORE_PATCH[0] not in pyscript:
@@ -1009,6 +1023,16 @@ def _assemble(out: Path, root: Path, page: str | None, bytecode_wanted: bool) ->
     if shipped:
         page_files = pack_bytecode(out, page_files)
         own.append(PAGE_ARCHIVE)
+    core_chunk = (out / "vendor" / "pyscript" / PYSCRIPT_CORE_PATCH[0]).read_text("utf-8")
+    stdlib_note = trim_stdlib(out, root, core_chunk)
+    runtime.append(STDLIB_URL)
+    for loader in ("pyodide-boot.mjs", "solver-worker.mjs", "pyodide-snapshot-worker.mjs"):
+        text = (root / "web" / loader).read_text("utf-8")
+        named = stdlib_trim.TRIMMED_NAME in text or "pyodide-boot.mjs" in text
+        if "stdLibURL" not in text or not named:
+            raise BuildError(f"web/{loader} must load {STDLIB_URL} (its stdLibURL)")
+    if stdlib_note:
+        print(f"build_site: warning: {stdlib_note}", file=sys.stderr)
     if bytecode.note.startswith("sources only:"):
         print(f"build_site: warning: {bytecode.note}", file=sys.stderr)
     configs = {
@@ -1044,6 +1068,48 @@ def _assemble(out: Path, root: Path, page: str | None, bytecode_wanted: bool) ->
         python_files=files,
         bytecode=bytecode.note,
     )
+
+
+def stdlib_imports(py_dir: Path, core_chunk: str) -> dict[str, str]:
+    """``{module: importer}``: every module imported by the page's and the solver worker's
+    modules (their import closures) and by PyScript's ``pyscript`` package (from its core
+    chunk), also inside functions."""
+    found: dict[str, str] = {}
+    ours = {*import_closure(py_dir, MAIN_MODULE), *import_closure(py_dir, SOLVER_MODULE)}
+    for path in sorted(ours):
+        rel = path.relative_to(py_dir.parent).with_suffix("")
+        package = rel.name == "__init__"
+        name = ".".join(rel.parent.parts if package else rel.parts)
+        for module in stdlib_trim.source_imports(path.read_text("utf-8"), name, package):
+            found.setdefault(module, _rel(path, py_dir.parent))
+    for file, source in stdlib_trim.pyscript_package(core_chunk).items():
+        package = file.endswith("/__init__.py")
+        name = file.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+        for module in stdlib_trim.source_imports(source, name, package):
+            found.setdefault(module, f"{stdlib_trim.PYSCRIPT_IMPORTER}{file}")
+    return found
+
+
+def trim_stdlib(out: Path, root: Path, core_chunk: str) -> str:
+    """Write the trimmed standard library to ``out/STDLIB_URL`` (tools/stdlib_trim.py); a
+    warning when it cannot be made (Node cannot run the pinned Pyodide: the full zip is
+    shipped under that name). Raises BuildError when a module that is needed is missing."""
+    pyodide_dir = (root / "node_modules" / "pyodide").resolve()
+    try:
+        scan = stdlib_trim.scan(
+            pyodide_dir, PYC_CACHE / _pyodide_id(pyodide_dir), NODE, NODE_TIMEOUT
+        )
+    except (OSError, ValueError, KeyError, subprocess.SubprocessError) as exc:
+        _copy(pyodide_dir / FULL_STDLIB, out / STDLIB_URL)
+        return f"full standard library: could not run Pyodide under Node ({exc})"
+    try:
+        needed_by_us = stdlib_imports(root / PACKAGE_DIR, core_chunk)
+        kept, needed = stdlib_trim.trimmed_modules(scan, needed_by_us)
+        stdlib_trim.check(scan.modules, kept, needed, scan.builtin)
+    except stdlib_trim.TrimError as exc:
+        raise BuildError(str(exc)) from exc
+    (out / STDLIB_URL).write_bytes(stdlib_trim.write_zip(scan.stripped_zip, scan.modules, kept))
+    return ""
 
 
 def _sizes(out: Path, paths: list[str]) -> tuple[int, int]:

@@ -31,6 +31,9 @@ import * as pyodide from "../vendor/pyodide/pyodide.mjs";
 
 export const version = pyodide.version;
 const INDEX_URL = new URL("../vendor/pyodide/", import.meta.url).href;
+/* The site's trimmed standard library (tools/stdlib_trim.py), not Pyodide's full zip; also
+   used by the solver's worker and the snapshot worker. */
+export const STDLIB_URL = `${INDEX_URL}python_stdlib_trimmed.zip`;
 export const CACHE_NAME = `pyodide-snapshot-${version}`;
 export const KEY = `${INDEX_URL}memory-snapshot`;
 const SITE_URL = new URL("../", import.meta.url).href;
@@ -312,7 +315,12 @@ async function boot(options) {
     // ...but a file that cannot be fetched or unpacked ends the start at once
     const filesFailed = files.then(() => new Promise(() => {}));
     filesFailed.catch(() => {});
-    const started = start({ ...packageIndex(options), ...options, indexURL: INDEX_URL });
+    const started = start({
+      ...packageIndex(options),
+      ...options,
+      indexURL: INDEX_URL,
+      stdLibURL: STDLIB_URL,
+    });
     const race = (promise) => (watch ? Promise.race([promise, watch.failed]) : promise);
     const py = await race(Promise.race([started, filesFailed]));
     performance.mark("pyodide-boot:started");

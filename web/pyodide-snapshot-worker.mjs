@@ -12,9 +12,15 @@ import { loadPyodide, version } from "../vendor/pyodide/pyodide.mjs";
 const INDEX_URL = new URL("../vendor/pyodide/", import.meta.url).href;
 const CACHE_NAME = `pyodide-snapshot-${version}`;
 const KEY = `${INDEX_URL}memory-snapshot`;
+/* The trimmed standard library, as the page's (pyodide-boot.mjs STDLIB_URL). */
+const STDLIB_URL = `${INDEX_URL}python_stdlib_trimmed.zip`;
 
 try {
-  const py = await loadPyodide({ indexURL: INDEX_URL, _makeSnapshot: true });
+  const py = await loadPyodide({
+    indexURL: INDEX_URL,
+    stdLibURL: STDLIB_URL,
+    _makeSnapshot: true,
+  });
   const snapshot = py.makeMemorySnapshot();
   for (const name of await caches.keys()) {
     if (name.startsWith("pyodide-snapshot-") && name !== CACHE_NAME) await caches.delete(name);

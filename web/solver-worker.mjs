@@ -25,7 +25,7 @@
    deleted and the worker boots normally; that is no error (console.info only). */
 import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
 /* Shared with the page's interpreter module (which starts nothing when imported in a worker). */
-import { CACHE_NAME, fetchOk, writeFiles } from "./pyodide-boot.mjs";
+import { CACHE_NAME, fetchOk, STDLIB_URL, writeFiles } from "./pyodide-boot.mjs";
 
 const INDEX_URL = new URL("../vendor/pyodide/", import.meta.url).href;
 const SITE_URL = new URL("../", import.meta.url).href;
@@ -92,7 +92,7 @@ const quiet = { stdout: () => {}, stderr: (line) => console.info(line) };
 /* Restores the snapshot; null (and the entry deleted) if it cannot be restored. */
 async function restore(cache, key, snapshot, files) {
   try {
-    const py = await loadPyodide({ ...quiet, indexURL: INDEX_URL, _loadSnapshot: snapshot });
+    const py = await loadPyodide({ ...quiet, indexURL: INDEX_URL, stdLibURL: STDLIB_URL, _loadSnapshot: snapshot });
     writeFiles(py, files); // for any module imported later than the snapshot
     // The snapshot holds the random generator's state: reseed (the FreeCell search uses it).
     py.runPython("import random; random.seed()");
@@ -131,7 +131,7 @@ async function boot(options) {
   if (!py) {
     // not right after a bad snapshot: the next visit saves one
     const save = Boolean(options.save && cache && outcome === "none");
-    py = await loadPyodide({ ...quiet, indexURL: INDEX_URL, _makeSnapshot: save });
+    py = await loadPyodide({ ...quiet, indexURL: INDEX_URL, stdLibURL: STDLIB_URL, _makeSnapshot: save });
     writeFiles(py, files);
     py.runPython(WARM_UP);
     if (save) outcome = await saveSnapshot(cache, key, py);
