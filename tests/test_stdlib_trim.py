@@ -69,10 +69,14 @@ def test_the_trimmed_zip_holds_the_closure_of_our_imports_and_the_start_up(
         assert name in needed
     assert "pydoc" not in kept  # only reached from inside functions
     assert "email" not in kept
-    data = stdlib_trim.write_zip(scan.stripped_zip, scan.modules, kept)
+    data = stdlib_trim.write_zip(scan.stripped_zip, scan.modules, kept, scan.frozen)
     with zipfile.ZipFile(io.BytesIO(data)) as trimmed:
         names = set(trimmed.namelist())
-    assert names == {scan.modules[m].path for m in kept}
+    assert names == {scan.modules[m].path for m in kept - scan.frozen}
+    # the interpreter's frozen modules are imported at every start and never read from a zip
+    assert {"os", "site", "codecs", "zipimport", "importlib._bootstrap"} <= scan.frozen
+    assert "os.py" not in names
+    assert "json/__init__.py" in names
 
 
 def test_removing_a_needed_module_fails_the_check(

@@ -1108,7 +1108,9 @@ def trim_stdlib(out: Path, root: Path, core_chunk: str) -> str:
         stdlib_trim.check(scan.modules, kept, needed, scan.builtin)
     except stdlib_trim.TrimError as exc:
         raise BuildError(str(exc)) from exc
-    (out / STDLIB_URL).write_bytes(stdlib_trim.write_zip(scan.stripped_zip, scan.modules, kept))
+    (out / STDLIB_URL).write_bytes(
+        stdlib_trim.write_zip(scan.stripped_zip, scan.modules, kept, scan.frozen)
+    )
     return ""
 
 

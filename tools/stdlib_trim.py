@@ -210,7 +210,12 @@ with zipfile.ZipFile("/lib/python314.zip") as full, zipfile.ZipFile(buffer, "w")
             if not path.startswith(KEEP):
                 data = stripped(text, tree)
         small.writestr(path, data)
+import _imp
+# importlib/__init__.py takes these two from the interpreter's frozen _frozen_importlib*
+FROZEN_AS = {"importlib._bootstrap": "_frozen_importlib",
+             "importlib._bootstrap_external": "_frozen_importlib_external"}
 json.dumps({"modules": table, "builtin": sorted(sys.builtin_module_names),
+            "frozen": sorted(name for name in table if _imp.is_frozen(FROZEN_AS.get(name, name))),
             "zip": buffer.getvalue().hex()})
 `);
 const { zip, ...table } = JSON.parse(result);
@@ -225,6 +230,10 @@ class Scan:
 
     modules: dict[str, Module]
     builtin: frozenset[str]
+    #: modules compiled into the interpreter as frozen bytecode (os, site, codecs, zipimport,
+    #: importlib._bootstrap...): the import system finds them before any zip, so their files
+    #: need not ship (read from Pyodide: ``_imp.is_frozen``)
+    frozen: frozenset[str]
     stripped_zip: Path  # every file of the zip, sources stripped (STRIP)
 
 
@@ -272,7 +281,7 @@ def scan(pyodide_dir: Path, cache: Path, node: str, timeout: float) -> Scan:
         name: Module(path, bool(pkg), [(str(m), bool(lazy)) for m, lazy in found])
         for name, (path, pkg, found) in raw["modules"].items()
     }
-    return Scan(modules, frozenset(raw["builtin"]), zip_file)
+    return Scan(modules, frozenset(raw["builtin"]), frozenset(raw["frozen"]), zip_file)
 
 
 def source_imports(source: str, name: str, is_package: bool = False) -> list[str]:
@@ -384,10 +393,13 @@ def trimmed_modules(scan_result: Scan, ours: Mapping[str, str]) -> tuple[set[str
     return kept, needed
 
 
-def write_zip(stripped_zip: Path, modules: Mapping[str, Module], kept: set[str]) -> bytes:
+def write_zip(
+    stripped_zip: Path, modules: Mapping[str, Module], kept: set[str], frozen: Iterable[str] = ()
+) -> bytes:
     """The trimmed zip: the kept modules' stripped sources, deflated (level 9), in a fixed
-    order with fixed times (the same bytes for the same input)."""
-    paths = sorted(modules[name].path for name in kept)
+    order with fixed times (the same bytes for the same input); the ``frozen`` ones are left
+    out (the interpreter has them already)."""
+    paths = sorted(modules[name].path for name in kept - set(frozen))
     out = io.BytesIO()
     with (
         zipfile.ZipFile(stripped_zip) as source,
