@@ -331,3 +331,19 @@ def test_the_site_ships_the_page_modules_in_one_archive_without_docstrings(
     url = f"./{build_site.PAGE_ARCHIVE}"
     assert f'  "{url}",\n' in sw
     assert f'  "{url}": [{len(archive)}, "{hashlib.sha256(archive).hexdigest()}"],\n' in sw
+
+
+def test_pyodide_makes_no_shared_memory_at_load() -> None:
+    # Creating a SharedArrayBuffer outside cross-origin isolation is deprecated (Lighthouse's
+    # "Uses deprecated APIs"): the shipped module makes its sleep's memory on first use only.
+    module = ROOT / "node_modules" / "pyodide" / "pyodide.asm.mjs"
+    if not module.exists():
+        pytest.skip("node_modules/pyodide is not installed")
+    shipped = build_site.patch_pyodide("pyodide.asm.mjs", module.read_bytes()).decode("utf-8")
+    target, old, new = build_site.PYODIDE_SLEEP_PATCH
+    assert old not in shipped
+    assert shipped.count(new) == 1
+    assert shipped.count("shared:!0") == 1  # the only shared memory, now inside the sleep
+    assert build_site.patch_pyodide("pyodide.mjs", b"shared:!0") == b"shared:!0"
+    with pytest.raises(build_site.BuildError, match="PYODIDE_SLEEP_PATCH"):
+        build_site.patch_pyodide(target, b"var io=1;")

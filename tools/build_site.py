@@ -133,6 +133,23 @@ PYSCRIPT_IMPORT_PATCH = (
     'ho.push(\'hasattr(__import__("js"),"document")or __import__("pyscript")\\n'
     "del _Path,_path,_os')".ljust(len(PYSCRIPT_PACKAGE_IMPORT)),
 )
+#: Pyodide's module (pyodide.asm.mjs, minified) makes a 1-page shared WebAssembly memory when it
+#: loads, for a synchronous sleep (``syncSleep``: ``Atomics.wait``, used only to retry a read
+#: that says EAGAIN, i.e. Node's stdin). On a page that is not cross-origin isolated (ours: GitHub
+#: Pages sets no COOP/COEP headers) creating it is a deprecated use of ``SharedArrayBuffer``
+#: (Chrome's console warning; Lighthouse's "Uses deprecated APIs", -18 of Best Practices). The
+#: patch makes the memory on the sleep's first call instead: same behaviour, never on the page.
+PYODIDE_SLEEP_PATCH = (
+    "pyodide.asm.mjs",
+    (
+        "var io=new Int32Array(new WebAssembly.Memory({shared:!0,initial:1,maximum:1}).buffer);"
+        "function so(t){try{return Atomics.wait(io,0,0,t),!0}catch{return!1}}"
+    ),
+    (
+        "var io;function so(t){try{return io??=new Int32Array(new WebAssembly.Memory("
+        "{shared:!0,initial:1,maximum:1}).buffer),Atomics.wait(io,0,0,t),!0}catch{return!1}}"
+    ),
+)
 #: web/pyodide-boot.mjs holds this line; the build writes the ``info`` of the vendored
 #: ``pyodide-lock.json`` into it, so that the page gives Pyodide its package index (that info,
 #: no package: the page loads none) instead of Pyodide fetching the lock file at start.
@@ -602,6 +619,20 @@ def patch_pyscript_core(name: str, data: bytes) -> bytes:
     return text.encode("utf-8")
 
 
+def patch_pyodide(name: str, data: bytes) -> bytes:
+    """Pyodide file ``name`` as shipped: PYODIDE_SLEEP_PATCH applied to pyodide.asm.mjs."""
+    target, old, new = PYODIDE_SLEEP_PATCH
+    if name != target:
+        return data
+    text = data.decode("utf-8")
+    if text.count(old) != 1:
+        raise BuildError(
+            f"PYODIDE_SLEEP_PATCH does not apply to {target}: check where this Pyodide makes "
+            "its shared memory (syncSleep) and update the patch"
+        )
+    return text.replace(old, new).encode("utf-8")
+
+
 def stamp_boot_module(text: str, lock: dict[str, object]) -> str:
     """web/pyodide-boot.mjs with the ``info`` of ``lock`` (the vendored pyodide-lock.json)."""
     info = lock.get("info")
@@ -966,7 +997,9 @@ def _assemble(out: Path, root: Path, page: str | None, bytecode_wanted: bool) ->
     runtime: list[str] = []
     pyodide = root / "node_modules" / "pyodide"
     for name in PYODIDE_FILES:
-        _copy(pyodide / name, out / "vendor" / "pyodide" / name)
+        vendored = out / "vendor" / "pyodide" / name
+        vendored.parent.mkdir(parents=True, exist_ok=True)
+        vendored.write_bytes(patch_pyodide(name, (pyodide / name).read_bytes()))
         if name != FULL_STDLIB:
             runtime.append(f"vendor/pyodide/{name}")
     dist = root / "node_modules" / "@pyscript" / "core" / "dist"

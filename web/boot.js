@@ -6,6 +6,13 @@
  * Python at all. (A file, not an inline script: the Content-Security-Policy allows no inline
  * script, docs/build.md.)
  *
+ * Progress: the text names the step the start is really in, from what the page passes (never a
+ * timer): web/pyodide-boot.mjs's "pyodide-boot" events (its performance marks), Pyodide's wasm
+ * compiled (WebAssembly.instantiateStreaming, wrapped here) and PyScript's "py:progress"
+ * events. Steps only move forward; #boot-msg's data-step names the current one (tests). The
+ * moving bar is CSS alone (web/style.css): it needs no script, so a busy main thread cannot
+ * stop it.
+ *
  * Reporters (each shows the message at once and sets <html data-app="failed">):
  * - window.solitaireBootFail(title, text): Python's main() when the app cannot start;
  * - the event "solitaire:boot-failed" (detail {file, reason}): web/pyodide-boot.mjs, when a
@@ -19,14 +26,19 @@
 (function () {
   "use strict";
   var root = document.documentElement;
-  var STAGES = {
-    "Loading interpreter": [8, "Starting Python…"],
-    "Loading Pyodide": [12, "Loading the Python runtime (about 6 MB, only on the first visit)…"],
-    "Loaded Pyodide": [75, "Python runtime loaded…"],
-    "Loading files": [78, "Loading the game…"],
-    "Loaded files": [85, "Loading the game…"],
-    "Loaded interpreter": [90, "Dealing the cards…"]
-  };
+  /* The steps of a start, in order: [data-step, text]. "download": the first visit (or the
+   * first after an update of the runtime); "start": Python starts from the service worker's
+   * cache; "restore": from a memory snapshot of an earlier visit (web/pyodide-boot.mjs). */
+  var STEPS = [
+    ["page", "Loading…"],
+    ["download", "Downloading Python (about 6 MB, only on the first visit)…"],
+    ["start", "Starting Python…"],
+    ["restore", "Restoring Python…"],
+    ["game", "Loading the game…"],
+    ["deal", "Dealing the cards…"]
+  ];
+  /* web/pyodide-boot.mjs's localStorage key, set once a memory snapshot has been saved. */
+  var SNAPSHOT_KEY = "pyodide-snapshot";
   var TIMEOUT_MS = 90000;
   /* How long "Try again" waits for the service worker's check before reloading anyway. */
   var VERIFY_TIMEOUT_MS = 30000;
@@ -119,22 +131,64 @@
     );
   }
 
+  function snapshotSaved() {
+    try {
+      return !!localStorage.getItem(SNAPSHOT_KEY);
+    } catch (e) {
+      return false;
+    }
+  }
+
+  /* Show step `name`, unless the start is already at it or past it. */
+  var shown = 0;
+  function step(name) {
+    for (var i = shown + 1; i < STEPS.length; i++) {
+      if (STEPS[i][0] !== name) continue;
+      shown = i;
+      whenParsed(function () {
+        var msg = el("boot-msg");
+        msg.dataset.step = STEPS[shown][0];
+        msg.textContent = STEPS[shown][1];
+      });
+      return;
+    }
+  }
+
+  /* web/pyodide-boot.mjs's steps (its performance marks, as events). */
+  addEventListener("pyodide-boot", function (e) {
+    if (e.detail === "pyodide-boot:start") {
+      // With a snapshot saved, the start looks it up first: "pyodide-boot:restore" when it is
+      // found, else the compiled wasm below says "start".
+      if (snapshotSaved()) return;
+      var cached = navigator.serviceWorker && navigator.serviceWorker.controller;
+      step(cached ? "start" : "download");
+    } else if (e.detail === "pyodide-boot:restore") step("restore");
+    else if (e.detail === "pyodide-boot:started") step("game");
+  });
+
+  /* Pyodide's wasm is downloaded and compiled (streaming compilation ends with the download):
+   * Python starts. (web/pyodide-boot.mjs wraps this function again while it starts.) */
+  var instantiate = typeof WebAssembly === "object" && WebAssembly.instantiateStreaming;
+  if (instantiate) {
+    WebAssembly.instantiateStreaming = function (source) {
+      var result = instantiate.apply(this, arguments);
+      Promise.all([source, result]).then(
+        function (done) {
+          if (/\/pyodide\.asm\.wasm$/.test(siteFile(done[0].url || ""))) step("start");
+        },
+        function () {} // reported by web/pyodide-boot.mjs
+      );
+      return result;
+    };
+  }
+
+  addEventListener("py:progress", function (e) {
+    if (e.detail === "Loaded Pyodide") step("game");
+    else if (e.detail === "Loaded interpreter") step("deal");
+  });
+
   whenParsed(function () {
-    var bar = el("boot-bar");
-    var msg = el("boot-msg");
     el("boot-retry").addEventListener("click", tryAgain);
-    var ceiling = 8;
-    addEventListener("py:progress", function (e) {
-      var s = STAGES[e.detail];
-      if (!s) return;
-      bar.value = Math.max(bar.value, s[0]);
-      msg.textContent = s[1];
-      ceiling = e.detail === "Loading Pyodide" ? 72 : s[0] + 4;
-    });
-    var creep = setInterval(function () {
-      if (root.dataset.app !== "loading") return clearInterval(creep);
-      if (bar.value < ceiling) bar.value = bar.value + 0.5;
-    }, 120);
   });
 
   setTimeout(function () {

@@ -25,8 +25,10 @@
 
    Markers on <html> for tests and benchmarks: data-boot="snapshot|fresh" (how this page's
    interpreter started), data-snapshot="saved|failed" (the background snapshot's outcome); and
-   performance marks "pyodide-boot:start", "pyodide-boot:started" (Pyodide is up) and
-   "pyodide-boot:ready" (files written). */
+   performance marks "pyodide-boot:start", "pyodide-boot:restore" (a snapshot was found),
+   "pyodide-boot:started" (Pyodide is up) and "pyodide-boot:ready" (files written); on the page
+   each is also dispatched at once as the event "pyodide-boot" (detail: the name), which the
+   loading screen's text follows (web/boot.js). */
 import * as pyodide from "../vendor/pyodide/pyodide.mjs";
 
 export const version = pyodide.version;
@@ -69,6 +71,13 @@ function rememberSnapshot(saved) {
   } catch {
     // no localStorage: every start boots normally
   }
+}
+
+/* A performance mark of the start, told to the loading screen too (a PerformanceObserver would
+   only hear of it once the start no longer holds the main thread). */
+function bootMark(name) {
+  performance.mark(name);
+  if (typeof document === "object") dispatchEvent(new CustomEvent("pyodide-boot", { detail: name }));
 }
 
 function mark(name, value) {
@@ -214,6 +223,7 @@ async function start(config) {
   const cache = snapshotSaved() ? await openCache() : null;
   const snapshot = cache && (await cachedSnapshot(cache));
   if (snapshot) {
+    bootMark("pyodide-boot:restore");
     try {
       const py = await pyodide.loadPyodide({ ...config, _loadSnapshot: snapshot });
       // Pyodide's start-up imports `random`, so the snapshot holds its seed: reseed, or every
@@ -306,7 +316,7 @@ function reportFailure(err) {
 }
 
 async function boot(options) {
-  performance.mark("pyodide-boot:start");
+  bootMark("pyodide-boot:start");
   const onPage = typeof document === "object";
   const watch = onPage ? watchDownloads() : null;
   try {
@@ -323,9 +333,9 @@ async function boot(options) {
     });
     const race = (promise) => (watch ? Promise.race([promise, watch.failed]) : promise);
     const py = await race(Promise.race([started, filesFailed]));
-    performance.mark("pyodide-boot:started");
+    bootMark("pyodide-boot:started");
     writeFiles(py, await race(files));
-    performance.mark("pyodide-boot:ready");
+    bootMark("pyodide-boot:ready");
     return py;
   } catch (err) {
     if (onPage) reportFailure(err);
