@@ -297,10 +297,16 @@ def test_service_worker_is_stamped_with_version_and_every_file(site_dir: Path) -
         for p in site_dir.rglob("*")
         if p.is_file() and p.name not in {"sw.js", ".nojekyll"}
     )
-    assert listed == ["./", *(f"./{f}" for f in files)]
+    # Pyodide's full standard library is shipped for the bare baseline page of the benchmarks
+    # only: the page and its workers load the trimmed one (tools/stdlib_trim.py).
+    full_stdlib = f"vendor/pyodide/{build_site.FULL_STDLIB}"
+    assert full_stdlib in files
+    assert listed == ["./", *(f"./{f}" for f in files if f != full_stdlib)]
     # Offline, the page and the snapshot worker load Pyodide through these.
     assert {"./web/pyodide-boot.mjs", "./web/pyodide-snapshot-worker.mjs"} <= set(listed)
-    assert build_site.site_version(site_dir, files) == version.group(1)
+    assert build_site.site_version(
+        site_dir, [f for f in files if f != full_stdlib]
+    ) == version.group(1)
 
 
 def test_probe_page_boots_vendored_pyodide_fetching_exactly_the_runtime(
@@ -336,12 +342,14 @@ def test_probe_page_boots_vendored_pyodide_fetching_exactly_the_runtime(
     # The build ships exactly what the browser fetches: nothing missing, nothing unused; but for
     # Pyodide's lock file (the page hands Pyodide its package index, web/pyodide-boot.mjs; the
     # solver's worker and the snapshot worker fetch it) and PyScript's error plugin (imported
-    # only to report a config that cannot be parsed: build_site.PYSCRIPT_CORE_PATCH).
+    # only to report a config that cannot be parsed: build_site.PYSCRIPT_CORE_PATCH), and
+    # Pyodide's full standard library (the trimmed one is loaded instead).
     error_chunk = sorted((site_dir / "vendor" / "pyscript").glob("error-*.js"))
     assert len(error_chunk) == 1
     not_on_page = [
         "vendor/pyodide/pyodide-lock.json",
         error_chunk[0].relative_to(site_dir).as_posix(),
+        f"vendor/pyodide/{build_site.FULL_STDLIB}",
     ]
     assert fetched_runtime == [p for p in _runtime_files(site_dir) if p not in not_on_page]
     # PyScript's core.css only styles its own tags, editor and terminal: not loaded, not shipped.
