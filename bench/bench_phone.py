@@ -254,6 +254,7 @@ def where(audit: dict[str, Any], most: int = 3) -> str:
         node = item.get("node") or {}
         source = item.get("source") or {}
         text = item.get("value") or node.get("snippet") or item.get("url") or source.get("url")
+        text = text or item.get("scriptUrl")  # valid-source-maps
         if isinstance(text, dict):  # a deprecation's message is {"type": "text", "value": ...}
             text = text.get("value") or text.get("formattedDefault")
         found.append(str(text or item)[:120])
