@@ -54,6 +54,7 @@ from solitaire.game import Game  # noqa: E402
 from solitaire.piles import STOCK, PileRef  # noqa: E402
 from solitaire.position import Position  # noqa: E402
 from solitaire.web.layout import layout  # noqa: E402
+from solitaire.web.store import MemoryBackend, Settings, Store, scope_of  # noqa: E402
 from solitaire.web.text import card_face_html  # noqa: E402
 
 BOOT_TIMEOUT_MS = 180_000
@@ -187,11 +188,137 @@ SETTLED_JS = """(ms) => new Promise((resolve, reject) => {
 })"""
 
 
-def new_context(browser: Browser, base_url: str, service_workers: bool) -> BrowserContext:
+@dataclass(frozen=True)
+class Profile:
+    """A device to measure on: the browser context's options, a CPU slow-down (CDP
+    ``Emulation.setCPUThrottlingRate``) and an emulated network (CDP
+    ``Network.emulateNetworkConditions``: Mbit/s each way, round trip in ms)."""
+
+    name: str
+    context: dict[str, Any]
+    cpu_rate: float = 1.0
+    network: tuple[float, float] | None = None
+
+
+PROFILES = {
+    "desktop": Profile("desktop", {"viewport": VIEWPORT}),
+    "phone": Profile(
+        "phone",
+        {
+            "viewport": {"width": 390, "height": 844},
+            "device_scale_factor": 2,
+            "is_mobile": True,
+            "has_touch": True,
+        },
+        cpu_rate=4,
+        network=(10, 40),
+    ),
+}
+
+
+def network_conditions(mbps: float, rtt_ms: float) -> dict[str, Any]:
+    return {
+        "offline": False,
+        "latency": rtt_ms,
+        "downloadThroughput": mbps * 1e6 / 8,
+        "uploadThroughput": mbps * 1e6 / 8,
+    }
+
+
+class Emulation:
+    """A profile applied to a page through its CDP session ``cdp``: CPU rate and network on
+    the page, and the network (CPU rate too) on every worker the page's target is related to,
+    the service worker included: each is a target of its own, whose requests (e.g. the service
+    worker's precache) the page's conditions do not cover. Workers are found with
+    ``Target.setAutoAttach`` on the page's session (``waitForDebuggerOnStart``: a new worker
+    waits until its conditions are set); Playwright's CDP session cannot address a flattened
+    child session, so the commands go through ``Target.sendMessageToTarget``. Also counts the
+    bytes received (``encodedDataLength``: compressed bodies plus headers) by the page and by
+    its workers."""
+
+    def __init__(self, cdp: Any, profile: Profile, count_bytes: bool = False) -> None:
+        self.cdp = cdp
+        self.profile = profile
+        self.workers: list[str] = []  # "type url" of every worker attached
+        self.replies: dict[str, list[str]] = {}  # "method (type)" -> "ok" or the error
+        self.page_bytes: dict[str, int] = {}  # url -> bytes, the page's own requests
+        self.worker_bytes: dict[str, int] = {}  # url -> bytes, requests of the workers
+        self._urls: dict[str, str] = {}
+        self._sent: dict[int, str] = {}
+        self._next = 1000
+        if profile.cpu_rate != 1:
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": profile.cpu_rate})
+        if profile.network or count_bytes:
+            cdp.send("Network.enable")
+        if profile.network:
+            cdp.send("Network.emulateNetworkConditions", network_conditions(*profile.network))
+        if count_bytes:
+            cdp.on("Network.responseReceived", self._response)
+            cdp.on("Network.loadingFinished", self._finished)
+        if profile.network or profile.cpu_rate != 1 or count_bytes:
+            cdp.on("Target.attachedToTarget", self._attached)
+            cdp.on("Target.receivedMessageFromTarget", self._message)
+            cdp.send(
+                "Target.setAutoAttach",
+                {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": False},
+            )
+
+    def _response(self, e: dict[str, Any]) -> None:
+        self._urls[e["requestId"]] = e["response"]["url"]
+
+    def _finished(self, e: dict[str, Any]) -> None:
+        url = self._urls.get(e["requestId"])
+        if url is not None:
+            self.page_bytes[url] = int(e["encodedDataLength"])
+
+    def _to(
+        self, session: str, kind: str, method: str, params: dict[str, Any] | None = None
+    ) -> None:
+        self._next += 1
+        self._sent[self._next] = f"{method} ({kind})"
+        message = {"id": self._next, "method": method, "params": params or {}}
+        self.cdp.send(
+            "Target.sendMessageToTarget", {"sessionId": session, "message": json.dumps(message)}
+        )
+
+    def _attached(self, e: dict[str, Any]) -> None:
+        info, session = e["targetInfo"], e["sessionId"]
+        kind = info["type"]
+        if kind in ("service_worker", "worker", "shared_worker"):
+            self.workers.append(f"{kind} {info['url']}")
+            self._to(session, kind, "Network.enable")
+            if self.profile.network:
+                self._to(
+                    session,
+                    kind,
+                    "Network.emulateNetworkConditions",
+                    network_conditions(*self.profile.network),
+                )
+        self._to(session, kind, "Runtime.runIfWaitingForDebugger")
+
+    def _message(self, e: dict[str, Any]) -> None:
+        msg = json.loads(e["message"])
+        if "id" in msg and msg["id"] in self._sent:
+            method = self._sent.pop(msg["id"])
+            reply = "ok" if "error" not in msg else str(msg["error"].get("message"))
+            self.replies.setdefault(method, []).append(reply)
+        elif msg.get("method") == "Network.responseReceived":
+            p = msg["params"]
+            self._urls[e["sessionId"] + p["requestId"]] = p["response"]["url"]
+        elif msg.get("method") == "Network.loadingFinished":
+            p = msg["params"]
+            url = self._urls.get(e["sessionId"] + p["requestId"])
+            if url is not None:
+                self.worker_bytes[url] = int(p["encodedDataLength"])
+
+
+def new_context(
+    browser: Browser, base_url: str, service_workers: bool, profile: Profile | None = None
+) -> BrowserContext:
     ctx = browser.new_context(
         base_url=base_url,
         service_workers="allow" if service_workers else "block",
-        viewport=VIEWPORT,
+        **(profile.context if profile is not None else {"viewport": VIEWPORT}),
     )
     ctx.add_init_script(INIT_SCRIPT)
     return ctx
@@ -220,6 +347,12 @@ class Boot:
     # the work done, much less sensitive than wall time to other processes competing for CPU
     cold_task_ms: float = float("nan")
     warm_task_ms: float | None = None
+    # bytes received until ready on the first visit, by URL: the page's requests, its workers'
+    # (with ``count_bytes``)
+    page_bytes: dict[str, int] = field(default_factory=dict)
+    worker_bytes: dict[str, int] = field(default_factory=dict)
+    workers: list[str] = field(default_factory=list)  # workers the profile was applied to
+    worker_replies: dict[str, list[str]] = field(default_factory=dict)
 
 
 def _open_timed(
@@ -227,14 +360,18 @@ def _open_timed(
     path: str,
     requests: list[str] | None = None,
     throttle: tuple[float, float] | None = None,
-) -> tuple[Page, dict[str, float], float]:
+    profile: Profile | None = None,
+    count_bytes: bool = False,
+) -> tuple[Page, dict[str, float], float, Emulation | None]:
     """Open ``path`` in a new tab (recording its requests' URLs into ``requests``); wait for
-    ready; return the page, its marks and the main thread's task time until then."""
+    ready; return the page, its marks, the main thread's task time until then and the
+    profile's emulation (None without a profile)."""
     page = ctx.new_page()
     if requests is not None:
         page.on("request", lambda r: requests.append(r.url))
     cdp = ctx.new_cdp_session(page)
     cdp.send("Performance.enable", {"timeDomain": "threadTicks"})
+    emulation = Emulation(cdp, profile, count_bytes) if profile is not None else None
     if throttle is not None:  # (Mbit/s, round-trip ms) for this page's own requests
         mbps, rtt = throttle
         cdp.send("Network.enable")
@@ -255,7 +392,7 @@ def _open_timed(
     before = task_ms()
     page.goto(path, wait_until="commit")
     marks = wait_ready(page)
-    return page, marks, task_ms() - before
+    return page, marks, task_ms() - before, emulation
 
 
 def measure_boot(
@@ -268,20 +405,30 @@ def measure_boot(
     warm_ready_js: str | None = None,
     check_warm: Callable[[Page], None] | None = None,
     throttle: tuple[float, float] | None = None,
+    profile: Profile | None = None,
 ) -> Boot:
     """Cold boot in a fresh context; then (``warm``) wait until the page's service worker
     controls it (and ``warm_ready_js`` is true), close the tab and open the page again in a
     new tab of the same context: the returning visitor, served by the worker's cache (or the
     HTTP cache when the page has no worker). ``check_warm(page)`` may then use the page.
-    ``throttle`` = (Mbit/s, round-trip ms) emulates a network for the page's requests."""
-    ctx = new_context(browser, base_url, service_workers=service_worker)
+    ``throttle`` = (Mbit/s, round-trip ms) emulates a network for the page's requests;
+    ``profile``, a device (context options, CPU rate, network for the page and its workers),
+    also counts the bytes of the first visit."""
+    ctx = new_context(browser, base_url, service_workers=service_worker, profile=profile)
     errors: list[str] = []
     ctx.on("console", lambda m: errors.append(m.text[:300]) if m.type == "error" else None)
     ctx.on("weberror", lambda e: errors.append(str(e.error)[:300]))
     requests: list[str] = []
     try:
-        page, marks, cold_task = _open_timed(ctx, path, requests, throttle)
+        page, marks, cold_task, emu = _open_timed(
+            ctx, path, requests, throttle, profile, count_bytes=profile is not None
+        )
         requests = list(requests)  # those made until ready, not the later ones
+        counted = (
+            (dict(emu.page_bytes), dict(emu.worker_bytes), list(emu.workers), emu.replies)
+            if emu is not None
+            else ({}, {}, [], {})
+        )
         cold = marks["app:ready"]
         warm_ms = None
         warm_marks: dict[str, float] = {}
@@ -294,11 +441,13 @@ def measure_boot(
             if warm_ready_js:
                 page.wait_for_function(warm_ready_js, timeout=BOOT_TIMEOUT_MS)
             page.close()
-            page, warm_marks, warm_task = _open_timed(ctx, path, None, throttle)
+            page, warm_marks, warm_task, _ = _open_timed(ctx, path, None, throttle, profile)
             warm_ms = warm_marks["app:ready"]
             if check_warm is not None:
                 check_warm(page)
-        return Boot(cold, warm_ms, marks, warm_marks, requests, errors, cold_task, warm_task)
+        return Boot(
+            cold, warm_ms, marks, warm_marks, requests, errors, cold_task, warm_task, *counted
+        )
     finally:
         ctx.close()
 
@@ -470,6 +619,20 @@ async ([actions, isJs]) => {
   return out;
 }
 """
+
+
+def click_to_move_settings(ctx: BrowserContext) -> None:
+    """Turn "tap a card to move it" off in the pages of ``ctx`` (the setting, stored in
+    localStorage as the page stores it, unless already set): on a touch screen it is on by
+    default, and a tap then plays the card at once, where DRIVER_JS's clicks expect
+    click-to-move (select, then the destination) as on a desktop."""
+    backend = MemoryBackend()
+    Store(backend, scope_of("/")).save_settings(Settings(tap_move=False))
+    entries = dict(backend.data)
+    ctx.add_init_script(
+        f"""for (const [k, v] of Object.entries({json.dumps(entries)}))
+              if (localStorage.getItem(k) === null) localStorage.setItem(k, v);"""
+    )
 
 
 def play_in_page(page: Page, actions: list[dict[str, Any]], is_js: bool) -> dict[str, Any]:

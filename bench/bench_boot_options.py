@@ -403,7 +403,7 @@ def cold_boot(
     ctx.on("console", lambda m: errors.append(m.text[:300]) if m.type == "error" else None)
     ctx.on("weberror", lambda e: errors.append(str(e.error)[:300]))
     try:
-        page, marks, task = lib._open_timed(ctx, path, None, throttle)
+        page, marks, task, _ = lib._open_timed(ctx, path, None, throttle)
         t = page.evaluate(PHASES_JS)
     finally:
         ctx.close()

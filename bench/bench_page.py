@@ -186,14 +186,27 @@ def report_boot(r: dict[str, Any]) -> tuple[str, list[tuple[str, bool, str]]]:
 # ----------------------------------------------------------------------------- moves
 
 
-def bench_moves(browser: Any, url: str, moves: int, seed: int, games: list[str]) -> dict[str, Any]:
-    real_ctx = lib.new_context(browser, url, service_workers=False)
-    js_ctx = lib.new_context(browser, url, service_workers=False)
+def bench_moves(
+    browser: Any,
+    url: str,
+    moves: int,
+    seed: int,
+    games: list[str],
+    profile: lib.Profile | None = None,
+) -> dict[str, Any]:
+    """``profile``: a device (bench/bench_phone.py), its CPU rate applied to both pages."""
+    real_ctx = lib.new_context(browser, url, service_workers=False, profile=profile)
+    js_ctx = lib.new_context(browser, url, service_workers=False, profile=profile)
     try:
         real = real_ctx.new_page()
+        js = js_ctx.new_page()
+        if profile is not None:
+            if profile.context.get("has_touch"):
+                lib.click_to_move_settings(real_ctx)
+            lib.Emulation(real_ctx.new_cdp_session(real), profile)
+            lib.Emulation(js_ctx.new_cdp_session(js), profile)
         real.goto(REAL)
         lib.wait_ready(real)
-        js = js_ctx.new_page()
         js.goto(JS_BOARD)
         lib.wait_ready(js)
         out: dict[str, Any] = {}
