@@ -16,7 +16,7 @@ from ui_helpers import board, click_pile, dom_piles, engine_piles, wait_still
 from solitaire import Game, Move
 from solitaire.piles import STOCK, WASTE
 
-SNAPSHOT_URLS = "**/vendor/pyodide/boot-snapshot-*.bin"
+SNAPSHOT_URLS = "**/vendor/pyodide/boot-snapshot-*"
 
 
 def boot_kind(page: Page) -> str | None:
@@ -25,7 +25,7 @@ def boot_kind(page: Page) -> str | None:
 
 @pytest.fixture(autouse=True)
 def _has_snapshot(site_dir: Path) -> None:
-    if not list((site_dir / "vendor" / "pyodide").glob("boot-snapshot-*.bin")):
+    if not list((site_dir / "vendor" / "pyodide").glob("boot-snapshot-*")):
         pytest.fail(f"{site_dir}: built without {build_site.BOOT_SNAPSHOT_FILE}")
 
 

@@ -243,8 +243,9 @@ async function start(config) {
         if (!response.ok) throw new Error(`HTTP ${response.status}`);
         return response.arrayBuffer();
       });
-      bytes.catch(() => {}); // reported by loadPyodide
-      const py = await pyodide.loadPyodide({ ...config, _loadSnapshot: bytes });
+      const snapshot = bytes.then((data) => gunzip(new Uint8Array(data))); // a .bin.gz
+      snapshot.catch(() => {}); // reported by loadPyodide
+      const py = await pyodide.loadPyodide({ ...config, _loadSnapshot: snapshot });
       py.runPython("import random; random.seed()"); // as above
       mark("boot", "build-snapshot");
       return py;
