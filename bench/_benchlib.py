@@ -58,9 +58,13 @@ from solitaire.web.store import MemoryBackend, Settings, Store, scope_of  # noqa
 from solitaire.web.text import card_face_html  # noqa: E402
 
 BOOT_TIMEOUT_MS = 180_000
-#: The page's Pyodide memory snapshot is saved (web/pyodide-boot.mjs): a warm boot after this
-#: is the returning visitor's boot.
-SNAPSHOT_SAVED = "() => document.documentElement.dataset.snapshot === 'saved'"
+#: The page's Pyodide memory snapshot is saved (web/pyodide-boot.mjs), or the page started from
+#: the build's snapshot (which the service worker caches; no snapshot is saved then): a warm
+#: boot after this is the returning visitor's boot.
+SNAPSHOT_SAVED = (
+    "() => document.documentElement.dataset.snapshot === 'saved'"
+    " || document.documentElement.dataset.boot === 'build-snapshot'"
+)
 
 # ----------------------------------------------------------------------------- the site
 

@@ -334,8 +334,9 @@ def test_probe_page_boots_vendored_pyodide_fetching_exactly_the_runtime(
 
     _assert_lines_and_docstrings_as_built(root)
 
-    # No snapshot in a fresh context (and none made: service workers are blocked here).
-    assert root.get_attribute("data-boot") == "fresh"
+    # No snapshot in Cache Storage in a fresh context (and none made: service workers are
+    # blocked here): the page starts from the build's snapshot.
+    assert root.get_attribute("data-boot") == "build-snapshot"
 
     fetched = watch.local_paths()
     fetched_runtime = sorted(p for p in fetched if p.startswith("vendor/"))

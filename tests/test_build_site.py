@@ -217,13 +217,15 @@ def test_a_game_without_its_rules_text_fails_the_build() -> None:
 
 def test_the_build_has_no_experiment_switches() -> None:
     """Variants of the build for benchmarks live in the benchmarks; the bytecode switch is a
-    parameter of build() (``--no-bytecode``), and so is the release label (``--release``)."""
+    parameter of build() (``--no-bytecode``), and so are the release label (``--release``) and
+    the build's memory snapshot (``--no-boot-snapshot``)."""
     for name in ("FILES_BY_BOOT_MODULE", "PRECOMPILE"):
         assert not hasattr(build_site, name)
     assert build_site.build.__kwdefaults__ == {
         "require_index": True,
         "bytecode": True,
         "release": "",
+        "boot_snapshot": True,
     }
 
 

@@ -26,7 +26,7 @@ What goes in (see docs/build.md):
   precached file's size and SHA-256 (the worker checks what it caches).
 
 Usage: ``python tools/build_site.py [--out DIR] [--quiet] [--list] [--no-bytecode]
-[--release LABEL]``.
+[--no-boot-snapshot] [--release LABEL]``.
 """
 
 from __future__ import annotations
@@ -154,6 +154,18 @@ PYODIDE_SLEEP_PATCH = (
 #: ``pyodide-lock.json`` into it, so that the page gives Pyodide its package index (that info,
 #: no package: the page loads none) instead of Pyodide fetching the lock file at start.
 LOCKFILE_INFO_LINE = "const LOCKFILE_INFO = null;"
+#: web/pyodide-boot.mjs holds this line; the build writes into it the site URL of the memory
+#: snapshot it made (BOOT_SNAPSHOT_FILE), which the page restores on a first visit instead of
+#: starting CPython (docs/performance.md, "Build-time snapshot").
+BOOT_SNAPSHOT_LINE = "const BOOT_SNAPSHOT = null;"
+#: The build's memory snapshot (tools/make_boot_snapshot.mjs, run by Node with the vendored
+#: Pyodide): named after the Pyodide version, since only that build can restore it. Gzipped
+#: (gzip -9: 31 MB -> ~6 MB, mostly zeros) and unpacked by the page, as PAGE_ARCHIVE: GitHub
+#: Pages may serve a binary file as it is.
+BOOT_SNAPSHOT_FILE = "vendor/pyodide/boot-snapshot-{version}.bin.gz"
+BOOT_SNAPSHOT_SCRIPT = ROOT / "tools" / "make_boot_snapshot.mjs"
+#: Snapshots kept between builds, keyed by what makes them (gitignored, as PYC_CACHE).
+BOOT_SNAPSHOT_CACHE = ROOT / ".cache" / "pyodide-boot-snapshot"
 #: Where PyScript finds the interpreter (resolved against the page URL). Workers (the solver)
 #: load Pyodide itself; the page loads it through web/pyodide-boot.mjs, which restores a memory
 #: snapshot saved by an earlier visit (docs/performance.md) and falls back to a normal start.
@@ -644,6 +656,56 @@ def stamp_boot_module(text: str, lock: dict[str, object]) -> str:
     return text.replace(LOCKFILE_INFO_LINE, f"const LOCKFILE_INFO = {value};")
 
 
+def stamp_boot_snapshot(text: str, url: str | None) -> str:
+    """web/pyodide-boot.mjs with the site URL of the build's snapshot (None: it has none)."""
+    if url is None or BOOT_SNAPSHOT_LINE not in text:
+        return text
+    return text.replace(BOOT_SNAPSHOT_LINE, f"const BOOT_SNAPSHOT = {json.dumps(url)};")
+
+
+def make_boot_snapshot(pyodide_dir: Path, out: Path) -> str | None:
+    """Write the build's memory snapshot into the site ``out``; its path in the site, or None
+    (with a warning) when Node cannot make one: the page then starts CPython on a first visit.
+    Made with the site's trimmed standard library (Python's zip importer keeps the zip's table of
+    contents in memory: a snapshot only fits the zip it was made with); kept in
+    BOOT_SNAPSHOT_CACHE, keyed by the Pyodide files and the script."""
+    rel = BOOT_SNAPSHOT_FILE.format(version=_npm_version(pyodide_dir))
+    key = hashlib.sha256()
+    for path in (
+        pyodide_dir / "pyodide.asm.wasm",
+        pyodide_dir / "pyodide.asm.mjs",
+        out / STDLIB_URL,
+        BOOT_SNAPSHOT_SCRIPT,
+    ):
+        key.update(hashlib.sha256(path.read_bytes()).digest())
+    cached = BOOT_SNAPSHOT_CACHE / f"{key.hexdigest()[:32]}.bin.gz"
+    target = out / rel
+    if not cached.is_file():
+        part = cached.with_name(f"{cached.name}.tmp-{os.getpid()}")
+        try:
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            done = subprocess.run(
+                [NODE, str(BOOT_SNAPSHOT_SCRIPT), str(part), str(out / STDLIB_URL)],
+                capture_output=True,
+                text=True,
+                timeout=NODE_TIMEOUT,
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            print(f"build_site: warning: no boot snapshot: {exc}", file=sys.stderr)
+            return None
+        if done.returncode != 0 or not part.is_file():
+            tail = " | ".join((done.stderr or done.stdout).strip().splitlines()[-3:])
+            print(f"build_site: warning: no boot snapshot: {tail}", file=sys.stderr)
+            part.unlink(missing_ok=True)
+            return None
+        part.write_bytes(gzip.compress(part.read_bytes(), compresslevel=9, mtime=0))
+        part.replace(cached)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(cached, target)
+    return rel
+
+
 def stamp_release(page: str, release: str) -> str:
     """index.html with its release label (RELEASE_MARK, at most once; "dev" when empty)."""
     label = release or "dev"
@@ -945,6 +1007,7 @@ def build(
     require_index: bool = True,
     bytecode: bool = True,
     release: str = "",
+    boot_snapshot: bool = True,
 ) -> Site:
     """Build the site into ``out`` (default ``root/_site``) from the sources in ``root``,
     replacing what was there.
@@ -957,6 +1020,8 @@ def build(
     run the pinned Pyodide. The game table is this checkout's ``solitaire.rules.GAMES``.
     ``release``: the label written into index.html's ``<meta name="release">`` ("dev" when
     empty); a different label is a different site, hence a new service worker.
+    ``boot_snapshot``: ship a memory snapshot of the started interpreter, made here by Node
+    (``make_boot_snapshot``), for the page's first visit (``--no-boot-snapshot``: none).
 
     The site is assembled in a sibling folder and swapped in at the end, so that a server or a
     test run using ``out`` never sees a half-built site.
@@ -978,7 +1043,7 @@ def build(
     if tmp.exists():
         shutil.rmtree(tmp)
     try:
-        site = _assemble(tmp, root, page, bytecode)
+        site = _assemble(tmp, root, page, bytecode, boot_snapshot)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
@@ -990,7 +1055,9 @@ def build(
     return site
 
 
-def _assemble(out: Path, root: Path, page: str | None, bytecode_wanted: bool) -> Site:
+def _assemble(
+    out: Path, root: Path, page: str | None, bytecode_wanted: bool, snapshot_wanted: bool = True
+) -> Site:
     """The site in ``out`` (a new folder); ``page``: index.html as rendered (None: no page)."""
     out.mkdir(parents=True)
 
@@ -1014,6 +1081,18 @@ def _assemble(out: Path, root: Path, page: str | None, bytecode_wanted: bool) ->
         shipped_file.parent.mkdir(parents=True, exist_ok=True)
         shipped_file.write_bytes(patch_pyscript_core(name, (dist / name).read_bytes()))
         runtime.append(f"vendor/pyscript/{name}")
+    core_chunk = (out / "vendor" / "pyscript" / PYSCRIPT_CORE_PATCH[0]).read_text("utf-8")
+    stdlib_note = trim_stdlib(out, root, core_chunk)
+    runtime.append(STDLIB_URL)
+    for loader in ("pyodide-boot.mjs", "solver-worker.mjs", "pyodide-snapshot-worker.mjs"):
+        text = (root / "web" / loader).read_text("utf-8")
+        named = stdlib_trim.TRIMMED_NAME in text or "pyodide-boot.mjs" in text
+        if "stdLibURL" not in text or not named:
+            raise BuildError(f"web/{loader} must load {STDLIB_URL} (its stdLibURL)")
+    # made with the trimmed zip, which must exist by now (the snapshot fits only that zip)
+    snapshot = make_boot_snapshot(pyodide, out) if snapshot_wanted else None
+    if snapshot is not None:
+        runtime.append(snapshot)
 
     own: list[str] = []
     if page is not None:
@@ -1030,6 +1109,7 @@ def _assemble(out: Path, root: Path, page: str | None, bytecode_wanted: bool) ->
     if boot_module.is_file():
         lock = json.loads((pyodide / "pyodide-lock.json").read_text(encoding="utf-8"))
         text = stamp_boot_module(boot_module.read_text(encoding="utf-8"), lock)
+        text = stamp_boot_snapshot(text, f"./{snapshot}" if snapshot else None)
         boot_module.write_text(text, encoding="utf-8")
     files = python_files(root / PACKAGE_DIR)
     for url in files:
@@ -1056,14 +1136,6 @@ def _assemble(out: Path, root: Path, page: str | None, bytecode_wanted: bool) ->
     if shipped:
         page_files = pack_bytecode(out, page_files)
         own.append(PAGE_ARCHIVE)
-    core_chunk = (out / "vendor" / "pyscript" / PYSCRIPT_CORE_PATCH[0]).read_text("utf-8")
-    stdlib_note = trim_stdlib(out, root, core_chunk)
-    runtime.append(STDLIB_URL)
-    for loader in ("pyodide-boot.mjs", "solver-worker.mjs", "pyodide-snapshot-worker.mjs"):
-        text = (root / "web" / loader).read_text("utf-8")
-        named = stdlib_trim.TRIMMED_NAME in text or "pyodide-boot.mjs" in text
-        if "stdLibURL" not in text or not named:
-            raise BuildError(f"web/{loader} must load {STDLIB_URL} (its stdLibURL)")
     if stdlib_note:
         print(f"build_site: warning: {stdlib_note}", file=sys.stderr)
     if bytecode.note.startswith("sources only:"):
@@ -1181,13 +1253,23 @@ def main(argv: list[str] | None = None) -> int:
         "--no-bytecode", action="store_true", help="ship the Python sources only (no .pyc)"
     )
     parser.add_argument(
+        "--no-boot-snapshot",
+        action="store_true",
+        help="ship no memory snapshot for the first visit",
+    )
+    parser.add_argument(
         "--release",
         default=os.environ.get("SOLITAIRE_RELEASE", ""),
         help='label in index.html\'s <meta name="release"> (default $SOLITAIRE_RELEASE or "dev")',
     )
     args = parser.parse_args(argv)
     try:
-        site = build(args.out, bytecode=not args.no_bytecode, release=args.release)
+        site = build(
+            args.out,
+            bytecode=not args.no_bytecode,
+            release=args.release,
+            boot_snapshot=not args.no_boot_snapshot,
+        )
     except BuildError as exc:
         print(f"build_site: error: {exc}", file=sys.stderr)
         return 1

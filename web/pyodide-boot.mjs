@@ -23,12 +23,17 @@
    A snapshot that cannot be restored (corrupted, or made by another Pyodide build) is deleted
    and the page boots normally; that is not an error (console.info only).
 
-   Markers on <html> for tests and benchmarks: data-boot="snapshot|fresh" (how this page's
-   interpreter started), data-snapshot="saved|failed" (the background snapshot's outcome); and
-   performance marks "pyodide-boot:start", "pyodide-boot:restore" (a snapshot was found),
-   "pyodide-boot:started" (Pyodide is up) and "pyodide-boot:ready" (files written); on the page
-   each is also dispatched at once as the event "pyodide-boot" (detail: the name), which the
-   loading screen's text follows (web/boot.js). */
+   First visit: the build also makes such a snapshot (tools/make_boot_snapshot.mjs, in Node) and
+   writes its URL into BOOT_SNAPSHOT; with no snapshot in Cache Storage the page restores that
+   one, fetched while Pyodide's own files download, and needs no background snapshot (the
+   service worker precaches it for later visits).
+
+   Markers on <html> for tests and benchmarks: data-boot="snapshot|build-snapshot|fresh" (how
+   this page's interpreter started), data-snapshot="saved|failed" (the background snapshot's
+   outcome); and performance marks "pyodide-boot:start", "pyodide-boot:restore" (a snapshot was
+   found), "pyodide-boot:started" (Pyodide is up) and "pyodide-boot:ready" (files written); on
+   the page each is also dispatched at once as the event "pyodide-boot" (detail: the name), which
+   the loading screen's text follows (web/boot.js). */
 import * as pyodide from "../vendor/pyodide/pyodide.mjs";
 
 export const version = pyodide.version;
@@ -50,6 +55,12 @@ const SNAPSHOT_DELAY_MS = 500;
    source, unbuilt): Pyodide fetches the lock file as usual. Workers (the solver's, the snapshot
    worker) load Pyodide themselves and still fetch it. */
 const LOCKFILE_INFO = null;
+/* The site URL of the build's memory snapshot, written here by tools/build_site.py; null: none
+   (unbuilt, or the build could not make one). */
+const BOOT_SNAPSHOT = null;
+/* The page's fetch, before watchDownloads() wraps it: the build's snapshot may fail to load
+   without failing the start. */
+const pageFetch = globalThis.fetch;
 
 /* localStorage key holding the Pyodide version of the snapshot saved last. Only then does the
    start look in Cache Storage: its first access alone delayed Pyodide's start by 40-80 ms of
@@ -236,6 +247,22 @@ async function start(config) {
       console.info("Pyodide memory snapshot not usable; deleted, starting normally.", err);
       rememberSnapshot(false);
       await cache.delete(KEY).catch(() => {});
+    }
+  }
+  if (BOOT_SNAPSHOT && typeof document === "object") {
+    try {
+      const bytes = pageFetch(new URL(BOOT_SNAPSHOT, SITE_URL)).then((response) => {
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        return response.arrayBuffer();
+      });
+      const snapshot = bytes.then((data) => gunzip(new Uint8Array(data))); // a .bin.gz
+      snapshot.catch(() => {}); // reported by loadPyodide
+      const py = await pyodide.loadPyodide({ ...config, _loadSnapshot: snapshot });
+      py.runPython("import random; random.seed()"); // as above
+      mark("boot", "build-snapshot");
+      return py;
+    } catch (err) {
+      console.info("The build's Pyodide memory snapshot is not usable; starting normally.", err);
     }
   }
   const py = await pyodide.loadPyodide(config);

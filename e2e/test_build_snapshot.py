@@ -1,0 +1,67 @@
+"""The build's memory snapshot (tools/make_boot_snapshot.mjs, build_site.BOOT_SNAPSHOT_FILE): a
+first visit restores the interpreter from it (``data-boot="build-snapshot"``) and plays, with no
+background snapshot; reseeded, so two visits deal differently; a corrupted one is ignored and
+the page starts CPython normally, with no console error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import build_site
+import pytest
+from harness import Watch, open_game
+from playwright.sync_api import Page, Route
+from ui_helpers import board, click_pile, dom_piles, engine_piles, wait_still
+
+from solitaire import Game, Move
+from solitaire.piles import STOCK, WASTE
+
+SNAPSHOT_URLS = "**/vendor/pyodide/boot-snapshot-*"
+
+
+def boot_kind(page: Page) -> str | None:
+    return page.evaluate("document.documentElement.dataset.boot ?? null")  # type: ignore[no-any-return]
+
+
+@pytest.fixture(autouse=True)
+def _has_snapshot(site_dir: Path) -> None:
+    if not list((site_dir / "vendor" / "pyodide").glob("boot-snapshot-*")):
+        pytest.fail(f"{site_dir}: built without {build_site.BOOT_SNAPSHOT_FILE}")
+
+
+def test_first_visit_boots_from_the_build_snapshot_and_plays(page: Page, watch: Watch) -> None:
+    open_game(page, "double-rail", 3)
+    assert boot_kind(page) == "build-snapshot"
+    game = Game.new("double-rail", 3)
+    assert dom_piles(page) == engine_piles(game.position)
+    click_pile(page, "stock")
+    game.play(Move(STOCK, WASTE))
+    wait_still(page)
+    assert dom_piles(page) == engine_piles(game.position)
+    assert page.locator("#st-moves").inner_text() == "1"
+    # no second interpreter in the background, no Cache Storage snapshot
+    assert page.evaluate("document.documentElement.dataset.snapshot ?? null") is None
+    page.locator("#btn-new").click()
+    page.wait_for_function("document.getElementById('board').dataset.deal !== '3'")
+    first = board(page)["deal"]
+    page.reload(wait_until="domcontentloaded")
+    open_game(page, "double-rail", 3)
+    assert boot_kind(page) == "build-snapshot"
+    page.locator("#btn-new").click()
+    page.wait_for_function("document.getElementById('board').dataset.deal !== '3'")
+    assert board(page)["deal"] != first  # random reseeded after the restore
+    watch.assert_clean()  # no console error, no page error
+
+
+def test_corrupted_build_snapshot_falls_back_to_a_normal_start(page: Page, watch: Watch) -> None:
+    junk = bytes((i * 7919) & 255 for i in range(1 << 20))
+
+    def garbage(route: Route) -> None:
+        route.fulfill(status=200, body=junk, content_type="application/octet-stream")
+
+    page.route(SNAPSHOT_URLS, garbage)
+    open_game(page, "russian", 1)
+    assert boot_kind(page) == "fresh"
+    game = Game.new("russian", 1)
+    assert dom_piles(page) == engine_piles(game.position)
+    watch.assert_clean()  # the fallback is reported with console.info only
