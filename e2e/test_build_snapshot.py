@@ -65,3 +65,23 @@ def test_corrupted_build_snapshot_falls_back_to_a_normal_start(page: Page, watch
     game = Game.new("russian", 1)
     assert dom_piles(page) == engine_piles(game.position)
     watch.assert_clean()  # the fallback is reported with console.info only
+
+
+def test_slow_link_starts_normally_without_fetching_the_snapshot(page: Page, watch: Watch) -> None:
+    """On a slow link the snapshot's download would cost more than starting CPython saves:
+    the page does not fetch it (navigator.connection follows the emulated link: "3g")."""
+    requested: list[str] = []
+    page.on("request", lambda r: requested.append(r.url) if "boot-snapshot-" in r.url else None)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    speed = 1.6e6 / 8  # bytes per second
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 300, "downloadThroughput": speed, "uploadThroughput": speed},
+    )
+    open_game(page, "russian", 1, timeout_ms=180_000)
+    assert page.evaluate("navigator.connection.effectiveType") == "3g"
+    assert boot_kind(page) == "fresh"
+    assert requested == []
+    assert dom_piles(page) == engine_piles(Game.new("russian", 1).position)
+    watch.assert_clean()

@@ -230,6 +230,19 @@ export function writeFiles(py, files) {
   }
 }
 
+/* The build's snapshot is ~5.8 MB more to download and saves starting CPython (~8 s of a
+   mid-range phone's CPU, docs/performance.md "Build-time snapshot"): on a slow link (below
+   ~5 Mbit/s) the download costs more than it saves. navigator.connection (Chromium only) says
+   so only roughly: its downlink is a guess of 1.5 Mbit/s before anything was measured, so only
+   its coarse effectiveType (2g, 3g: round trips over ~270 ms) and the player's data saver keep
+   the snapshot back. Elsewhere the snapshot is used. */
+const SLOW_LINKS = ["slow-2g", "2g", "3g"];
+
+function linkTooSlowForSnapshot() {
+  const link = typeof navigator === "object" ? navigator.connection : undefined;
+  return Boolean(link && (link.saveData || SLOW_LINKS.includes(link.effectiveType)));
+}
+
 async function start(config) {
   const cache = snapshotSaved() ? await openCache() : null;
   const snapshot = cache && (await cachedSnapshot(cache));
@@ -249,7 +262,7 @@ async function start(config) {
       await cache.delete(KEY).catch(() => {});
     }
   }
-  if (BOOT_SNAPSHOT && typeof document === "object") {
+  if (BOOT_SNAPSHOT && typeof document === "object" && !linkTooSlowForSnapshot()) {
     try {
       const bytes = pageFetch(new URL(BOOT_SNAPSHOT, SITE_URL)).then((response) => {
         if (!response.ok) throw new Error(`HTTP ${response.status}`);
