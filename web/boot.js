@@ -31,7 +31,7 @@
    * cache; "restore": from a memory snapshot of an earlier visit (web/pyodide-boot.mjs). */
   var STEPS = [
     ["page", "Loading…"],
-    ["download", "Downloading Python (about 6 MB, only on the first visit)…"],
+    ["download", "Downloading Python (only on the first visit)…"],
     ["start", "Starting Python…"],
     ["restore", "Restoring Python…"],
     ["game", "Loading the game…"],
