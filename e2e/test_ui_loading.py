@@ -115,7 +115,7 @@ def test_bar_moves_while_the_main_thread_is_busy(any_page: Page, scheme: str) ->
     expect(page.locator("#boot")).to_be_visible()
     expect(page.locator("#boot-bar")).to_be_visible()
     expect(page.locator("#boot-msg")).to_have_text(
-        "Downloading Python (about 6 MB, only on the first visit)…"
+        "Downloading Python (only on the first visit)…"
     )
     animations = page.evaluate(ANIMATIONS_JS)
     assert animations == [
