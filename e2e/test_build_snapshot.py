@@ -9,8 +9,10 @@ from pathlib import Path
 
 import build_site
 import pytest
-from harness import Watch, open_game
+from conftest import OfflineSite
+from harness import Watch, open_game, wait_ready
 from playwright.sync_api import Page, Route
+from test_snapshot import SNAPSHOT_ENTRY
 from ui_helpers import board, click_pile, dom_piles, engine_piles, wait_still
 
 from solitaire import Game, Move
@@ -85,3 +87,27 @@ def test_slow_link_starts_normally_without_fetching_the_snapshot(page: Page, wat
     assert requested == []
     assert dom_piles(page) == engine_piles(Game.new("russian", 1).position)
     watch.assert_clean()
+
+
+def test_later_visits_restore_the_kept_build_snapshot(offline_site: OfflineSite) -> None:
+    """Once a service worker controls the page, the build's snapshot, unpacked, is kept in Cache
+    Storage: the next visit restores it from there (data-boot="snapshot"), no download."""
+    page = offline_site.page
+    open_game(page, "russian", 2)
+    assert boot_kind(page) == "build-snapshot"
+    offline_site.wait_controlled()
+    page.wait_for_function(
+        "['saved', 'failed'].includes(document.documentElement.dataset.snapshot)",
+        timeout=60_000,
+    )
+    assert page.evaluate("document.documentElement.dataset.snapshot") == "saved"
+    entry = page.evaluate(SNAPSHOT_ENTRY)
+    assert entry is not None
+    assert entry["size"] > 1_000_000, entry  # unpacked
+    requested: list[str] = []
+    page.on("request", lambda r: requested.append(r.url) if "boot-snapshot-" in r.url else None)
+    page.reload(wait_until="domcontentloaded")
+    wait_ready(page)
+    assert boot_kind(page) == "snapshot"
+    assert requested == []
+    assert dom_piles(page) == engine_piles(Game.new("russian", 2).position)
