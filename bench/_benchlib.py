@@ -58,13 +58,10 @@ from solitaire.web.store import MemoryBackend, Settings, Store, scope_of  # noqa
 from solitaire.web.text import card_face_html  # noqa: E402
 
 BOOT_TIMEOUT_MS = 180_000
-#: The page's Pyodide memory snapshot is saved (web/pyodide-boot.mjs), or the page started from
-#: the build's snapshot (which the service worker caches; no snapshot is saved then): a warm
-#: boot after this is the returning visitor's boot.
-SNAPSHOT_SAVED = (
-    "() => document.documentElement.dataset.snapshot === 'saved'"
-    " || document.documentElement.dataset.boot === 'build-snapshot'"
-)
+#: The page's Pyodide memory snapshot is in Cache Storage (web/pyodide-boot.mjs: made in the
+#: background, or the build's snapshot kept there once a service worker controls the page): a
+#: warm boot after this is the returning visitor's boot.
+SNAPSHOT_SAVED = "() => document.documentElement.dataset.snapshot === 'saved'"
 
 # ----------------------------------------------------------------------------- the site
 

@@ -207,6 +207,13 @@ def bench_moves(
             lib.Emulation(js_ctx.new_cdp_session(js), profile)
         real.goto(REAL)
         lib.wait_ready(real)
+        # the solver's worker starts by itself once the page is idle after ready, its own
+        # interpreter competing for the CPU for a few seconds (bench_first_hint.py measures
+        # that start): the moves are timed once it is up
+        real.wait_for_function(
+            "['ready', 'failed'].includes(document.documentElement.dataset.solver)",
+            timeout=lib.BOOT_TIMEOUT_MS,
+        )
         js.goto(JS_BOARD)
         lib.wait_ready(js)
         out: dict[str, Any] = {}
