@@ -684,19 +684,13 @@ def make_boot_snapshot(pyodide_dir: Path, out: Path) -> str | None:
         part = cached.with_name(f"{cached.name}.tmp-{os.getpid()}")
         try:
             cached.parent.mkdir(parents=True, exist_ok=True)
-            done = subprocess.run(
-                [NODE, str(BOOT_SNAPSHOT_SCRIPT), str(part), str(out / STDLIB_URL)],
-                capture_output=True,
-                text=True,
-                timeout=NODE_TIMEOUT,
-                check=False,
+            stdlib_trim.run_node(
+                NODE, [str(BOOT_SNAPSHOT_SCRIPT), str(part), str(out / STDLIB_URL)], NODE_TIMEOUT
             )
-        except (OSError, subprocess.TimeoutExpired) as exc:
+            if not part.is_file():
+                raise ValueError(f"{BOOT_SNAPSHOT_SCRIPT.name} wrote no snapshot")
+        except (OSError, ValueError, subprocess.TimeoutExpired) as exc:
             print(f"build_site: warning: no boot snapshot: {exc}", file=sys.stderr)
-            return None
-        if done.returncode != 0 or not part.is_file():
-            tail = " | ".join((done.stderr or done.stdout).strip().splitlines()[-3:])
-            print(f"build_site: warning: no boot snapshot: {tail}", file=sys.stderr)
             part.unlink(missing_ok=True)
             return None
         part.write_bytes(gzip.compress(part.read_bytes(), compresslevel=9, mtime=0))
@@ -852,23 +846,20 @@ def _run_node_compiler(
             json.dumps({k: str(v) for k, v in jobs.items()}), encoding="utf-8"
         )
         (work / "out").mkdir()
-        done = subprocess.run(
-            [
+        try:
+            stdout = stdlib_trim.run_node(
                 NODE,
-                str(work / "compile.mjs"),
-                str(pyodide_dir),
-                str(work / "jobs.json"),
-                str(work / "out"),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=NODE_TIMEOUT,
-            check=False,
-        )
-        if done.returncode != 0:
-            tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
-            raise BuildError(f"{NODE} exited with {done.returncode}: " + " | ".join(tail))
-        meta = json.loads(done.stdout.strip().splitlines()[-1])
+                [
+                    str(work / "compile.mjs"),
+                    str(pyodide_dir),
+                    str(work / "jobs.json"),
+                    str(work / "out"),
+                ],
+                NODE_TIMEOUT,
+            )
+        except ValueError as exc:
+            raise BuildError(str(exc)) from exc
+        meta = json.loads(stdout.strip().splitlines()[-1])
         names: dict[str, str] = meta.pop("files")
         pycs = {path: (work / "out" / name).read_bytes() for path, name in names.items()}
     return meta, pycs

@@ -241,6 +241,20 @@ def _scan_key() -> str:
     return hashlib.sha256((_SCAN_MJS + json.dumps(KNOWN_FALSE)).encode()).hexdigest()[:16]
 
 
+def run_node(node: str, args: list[str], timeout: float) -> str:
+    """Run a Node script of the build (``args``: the script and its arguments) and return its
+    standard output; ValueError with the last lines of its output when it exits non-zero
+    (OSError, subprocess.TimeoutExpired when it cannot run)."""
+    done = subprocess.run(
+        [node, *args], capture_output=True, text=True, timeout=timeout, check=False
+    )
+    if done.returncode != 0:
+        lines = (done.stderr or done.stdout).strip().splitlines()
+        tail = [line for line in lines if len(line) < 300][-3:]  # not minified JS
+        raise ValueError(f"{node} exited with {done.returncode}: " + " | ".join(tail))
+    return done.stdout
+
+
 def scan(pyodide_dir: Path, cache: Path, node: str, timeout: float) -> Scan:
     """The import table of ``pyodide_dir``'s stdlib zip, read by that Pyodide under Node
     (kept in ``cache``, a folder per Pyodide build). Raises OSError, ValueError or
@@ -253,24 +267,17 @@ def scan(pyodide_dir: Path, cache: Path, node: str, timeout: float) -> Scan:
         with tempfile.TemporaryDirectory(prefix="solitaire-stdlib-") as tmp:
             work = Path(tmp)
             (work / "scan.mjs").write_text(_SCAN_MJS, encoding="utf-8")
-            done = subprocess.run(
+            run_node(
+                node,
                 [
-                    node,
                     str(work / "scan.mjs"),
                     str(pyodide_dir),
                     json.dumps(KNOWN_FALSE),
                     str(work / "table.json"),
                     str(work / "stripped.zip"),
                 ],
-                capture_output=True,
-                text=True,
-                timeout=timeout,
-                check=False,
+                timeout,
             )
-            if done.returncode != 0:
-                lines = (done.stderr or done.stdout).strip().splitlines()
-                tail = [line for line in lines if len(line) < 300][-3:]  # not minified JS
-                raise ValueError(f"{node} exited with {done.returncode}: " + " | ".join(tail))
             # atomically: builds may run in parallel
             (work / "table.json").replace(table_file.with_suffix(".tmp"))
             table_file.with_suffix(".tmp").replace(table_file)
