@@ -12,11 +12,10 @@ import pytest
 from conftest import OfflineSite
 from harness import Watch, open_game, wait_ready
 from playwright.sync_api import Page, Route
-from test_snapshot import SNAPSHOT_ENTRY
-from ui_helpers import board, click_pile, dom_piles, engine_piles, wait_still
+from test_snapshot import SNAPSHOT_ENTRY, plays_from_the_stock
+from ui_helpers import board, dom_piles, engine_piles
 
-from solitaire import Game, Move
-from solitaire.piles import STOCK, WASTE
+from solitaire import Game
 
 SNAPSHOT_URLS = "**/vendor/pyodide/boot-snapshot-*"
 
@@ -34,13 +33,7 @@ def _has_snapshot(site_dir: Path) -> None:
 def test_first_visit_boots_from_the_build_snapshot_and_plays(page: Page, watch: Watch) -> None:
     open_game(page, "double-rail", 3)
     assert boot_kind(page) == "build-snapshot"
-    game = Game.new("double-rail", 3)
-    assert dom_piles(page) == engine_piles(game.position)
-    click_pile(page, "stock")
-    game.play(Move(STOCK, WASTE))
-    wait_still(page)
-    assert dom_piles(page) == engine_piles(game.position)
-    assert page.locator("#st-moves").inner_text() == "1"
+    plays_from_the_stock(page)
     # no second interpreter in the background, no Cache Storage snapshot
     assert page.evaluate("document.documentElement.dataset.snapshot ?? null") is None
     page.locator("#btn-new").click()

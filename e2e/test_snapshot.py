@@ -51,6 +51,17 @@ def new_deal(page: Page) -> int:
     return int(board(page)["deal"])
 
 
+def plays_from_the_stock(page: Page) -> None:
+    """Double Rail deal 3 is on the table as dealt, and a click on the stock deals a card."""
+    game = Game.new("double-rail", 3)
+    assert dom_piles(page) == engine_piles(game.position)
+    click_pile(page, "stock")
+    game.play(Move(STOCK, WASTE))
+    wait_still(page)
+    assert dom_piles(page) == engine_piles(game.position)
+    assert page.locator("#st-moves").inner_text() == "1"
+
+
 def test_later_visits_boot_from_the_snapshot_and_play(offline_site: OfflineSite) -> None:
     page = offline_site.page
     open_game(page, "double-rail", 3)
@@ -74,13 +85,7 @@ def test_later_visits_boot_from_the_snapshot_and_play(offline_site: OfflineSite)
     assert boot_kind(page) == "snapshot"
     assert board(page)["game"] == "double-rail"
     assert board(page)["deal"] == "3"
-    game = Game.new("double-rail", 3)
-    assert dom_piles(page) == engine_piles(game.position)
-    click_pile(page, "stock")
-    game.play(Move(STOCK, WASTE))
-    wait_still(page)
-    assert dom_piles(page) == engine_piles(game.position)
-    assert page.locator("#st-moves").inner_text() == "1"
+    plays_from_the_stock(page)
     first = new_deal(page)
 
     # Third visit: from the snapshot again; the random generator was reseeded, so "New deal"
