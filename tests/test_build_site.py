@@ -341,11 +341,11 @@ def test_pyodide_makes_no_shared_memory_at_load() -> None:
     module = ROOT / "node_modules" / "pyodide" / "pyodide.asm.mjs"
     if not module.exists():
         pytest.skip("node_modules/pyodide is not installed")
-    shipped = build_site.patch_pyodide("pyodide.asm.mjs", module.read_bytes()).decode("utf-8")
+    shipped = build_site.patch_pyodide("pyodide.asm.mjs", module.read_bytes(), 16).decode("utf-8")
     target, old, new = build_site.PYODIDE_SLEEP_PATCH
     assert old not in shipped
     assert shipped.count(new) == 1
     assert shipped.count("shared:!0") == 1  # the only shared memory, now inside the sleep
-    assert build_site.patch_pyodide("pyodide.mjs", b"shared:!0") == b"shared:!0"
+    assert build_site.patch_pyodide("pyodide.mjs", b"shared:!0", 16) == b"shared:!0"
     with pytest.raises(build_site.BuildError, match="PYODIDE_SLEEP_PATCH"):
-        build_site.patch_pyodide(target, b"var io=1;")
+        build_site.patch_pyodide(target, b"var io=1;", 16)

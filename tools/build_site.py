@@ -62,6 +62,7 @@ from solitaire.rules import GAMES, GameRules  # noqa: E402
 
 if str(ROOT / "tools") not in sys.path:
     sys.path.insert(0, str(ROOT / "tools"))
+import snapshot_codec  # noqa: E402
 import stdlib_trim  # noqa: E402
 
 #: Files of the ``pyodide`` npm package that the browser fetches on every boot.
@@ -150,6 +151,32 @@ PYODIDE_SLEEP_PATCH = (
         "{shared:!0,initial:1,maximum:1}).buffer),Atomics.wait(io,0,0,t),!0}catch{return!1}}"
     ),
 )
+#: The build's snapshot has its static data XORed with the wasm's data segments
+#: (tools/snapshot_codec.py: ~1.4 MB less to download). Two patches to pyodide.asm.mjs undo it:
+#: right after instantiation, before any wasm code runs, a module that will restore a snapshot
+#: (``noInitialRun``) keeps a copy of the first ``{data_end}`` bytes of memory (exactly the data
+#: segments: the build writes their end here); restoreSnapshot XORs the restored memory with that
+#: copy when the header's reserved word says so, and drops the copy. Snapshots with that word 0
+#: (all that Pyodide makes, e.g. the page's and the solver worker's own) restore unchanged.
+PYODIDE_SNAPSHOT_PATCHES = (
+    (
+        "loadDylibs();updateMemoryViews();return wasmExports}",
+        (
+            "loadDylibs();updateMemoryViews();"
+            "if(Module.noInitialRun)Module.__pristine=HEAPU8.slice(0,{data_end});"
+            "return wasmExports}"
+        ),
+    ),
+    (
+        "return Module.HEAP8.set(t),l};",
+        (
+            "Module.HEAP8.set(t);let x=e[3]>>>2,p=Module.__pristine;Module.__pristine=null;"
+            'if(x){if(!p||p.length<4*x)throw new Error("Snapshot XOR-encoded; no data image kept");'
+            "let h=new Int32Array(Module.HEAP8.buffer,0,x),q=new Int32Array(p.buffer,0,x);"
+            "for(let k=0;k<x;k++)h[k]^=q[k]}return l};"
+        ),
+    ),
+)
 #: web/pyodide-boot.mjs holds this line; the build writes the ``info`` of the vendored
 #: ``pyodide-lock.json`` into it, so that the page gives Pyodide its package index (that info,
 #: no package: the page loads none) instead of Pyodide fetching the lock file at start.
@@ -159,9 +186,9 @@ LOCKFILE_INFO_LINE = "const LOCKFILE_INFO = null;"
 #: starting CPython (docs/performance.md, "Build-time snapshot").
 BOOT_SNAPSHOT_LINE = "const BOOT_SNAPSHOT = null;"
 #: The build's memory snapshot (tools/make_boot_snapshot.mjs, run by Node with the vendored
-#: Pyodide): named after the Pyodide version, since only that build can restore it. Gzipped
-#: (gzip -9: 31 MB -> ~6 MB, mostly zeros) and unpacked by the page, as PAGE_ARCHIVE: GitHub
-#: Pages may serve a binary file as it is.
+#: Pyodide): named after the Pyodide version, since only that build can restore it. Encoded
+#: (tools/snapshot_codec.py) and gzipped (-9: 31 MB -> ~3.3 MB, mostly zeros), unpacked by the
+#: page, as PAGE_ARCHIVE: GitHub Pages may serve a binary file as it is.
 BOOT_SNAPSHOT_FILE = "vendor/pyodide/boot-snapshot-{version}.bin.gz"
 BOOT_SNAPSHOT_SCRIPT = ROOT / "tools" / "make_boot_snapshot.mjs"
 #: Snapshots kept between builds, keyed by what makes them (gitignored, as PYC_CACHE).
@@ -631,8 +658,9 @@ def patch_pyscript_core(name: str, data: bytes) -> bytes:
     return text.encode("utf-8")
 
 
-def patch_pyodide(name: str, data: bytes) -> bytes:
-    """Pyodide file ``name`` as shipped: PYODIDE_SLEEP_PATCH applied to pyodide.asm.mjs."""
+def patch_pyodide(name: str, data: bytes, data_end: int) -> bytes:
+    """Pyodide file ``name`` as shipped: PYODIDE_SLEEP_PATCH and PYODIDE_SNAPSHOT_PATCHES (for
+    a wasm whose data segments end at ``data_end``) applied to pyodide.asm.mjs."""
     target, old, new = PYODIDE_SLEEP_PATCH
     if name != target:
         return data
@@ -642,7 +670,15 @@ def patch_pyodide(name: str, data: bytes) -> bytes:
             f"PYODIDE_SLEEP_PATCH does not apply to {target}: check where this Pyodide makes "
             "its shared memory (syncSleep) and update the patch"
         )
-    return text.replace(old, new).encode("utf-8")
+    text = text.replace(old, new)
+    for old, new in PYODIDE_SNAPSHOT_PATCHES:
+        if text.count(old) != 1:
+            raise BuildError(
+                f"PYODIDE_SNAPSHOT_PATCHES do not apply to {target}: check where this Pyodide "
+                f"instantiates its wasm and restores a snapshot ({old!r})"
+            )
+        text = text.replace(old, new.replace("{data_end}", str(data_end)))
+    return text.encode("utf-8")
 
 
 def stamp_boot_module(text: str, lock: dict[str, object]) -> str:
@@ -676,6 +712,7 @@ def make_boot_snapshot(pyodide_dir: Path, out: Path) -> str | None:
         pyodide_dir / "pyodide.asm.mjs",
         out / STDLIB_URL,
         BOOT_SNAPSHOT_SCRIPT,
+        Path(snapshot_codec.__file__),
     ):
         key.update(hashlib.sha256(path.read_bytes()).digest())
     cached = BOOT_SNAPSHOT_CACHE / f"{key.hexdigest()[:32]}.bin.gz"
@@ -693,7 +730,9 @@ def make_boot_snapshot(pyodide_dir: Path, out: Path) -> str | None:
             print(f"build_site: warning: no boot snapshot: {exc}", file=sys.stderr)
             part.unlink(missing_ok=True)
             return None
-        part.write_bytes(gzip.compress(part.read_bytes(), compresslevel=9, mtime=0))
+        image = snapshot_codec.data_image((pyodide_dir / "pyodide.asm.wasm").read_bytes())
+        encoded = snapshot_codec.encode(part.read_bytes(), image)
+        part.write_bytes(gzip.compress(encoded, compresslevel=9, mtime=0))
         part.replace(cached)
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(cached, target)
@@ -1054,10 +1093,11 @@ def _assemble(
 
     runtime: list[str] = []
     pyodide = root / "node_modules" / "pyodide"
+    data_end = len(snapshot_codec.data_image((pyodide / "pyodide.asm.wasm").read_bytes()))
     for name in PYODIDE_FILES:
         vendored = out / "vendor" / "pyodide" / name
         vendored.parent.mkdir(parents=True, exist_ok=True)
-        vendored.write_bytes(patch_pyodide(name, (pyodide / name).read_bytes()))
+        vendored.write_bytes(patch_pyodide(name, (pyodide / name).read_bytes(), data_end))
         if name != FULL_STDLIB:
             runtime.append(f"vendor/pyodide/{name}")
     dist = root / "node_modules" / "@pyscript" / "core" / "dist"
