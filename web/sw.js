@@ -139,12 +139,13 @@ async function fromCache(cache, key) {
   const want = INTEGRITY[key];
   if (!want) return hit || null;
   if (hit) {
-    const body = await hit.blob();
-    if (body.size === want[0]) {
-      const { status, statusText, headers } = hit;
-      return new Response(body, { status, statusText, headers });
-    }
-    console.warn(`cached ${key}: ${body.size} bytes instead of ${want[0]}; fetched again`);
+    // The size is read from a clone and the cached response itself is answered: Chromium then
+    // keeps the compiled code of pyodide.asm.wasm next to it in Cache Storage and reuses it on
+    // the next visit; a response made here (new Response(...)) gets no such code cache, and
+    // the wasm is compiled again on every visit.
+    const { size } = await hit.clone().blob();
+    if (size === want[0]) return hit;
+    console.warn(`cached ${key}: ${size} bytes instead of ${want[0]}; fetched again`);
   }
   try {
     return await download(cache, key);
