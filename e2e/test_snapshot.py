@@ -112,8 +112,9 @@ def test_corrupted_snapshot_is_deleted_and_the_page_boots_normally(
           const key = new URL('vendor/pyodide/memory-snapshot', location.href).href;
           const junk = new Uint8Array(1 << 20).map((_, i) => (i * 7919) & 255);
           await cache.put(key, new Response(junk));
-          // what the page notes when its snapshot worker saved one (web/pyodide-boot.mjs)
-          localStorage.setItem('pyodide-snapshot', version);
+          // what the page notes when it saved one (web/pyodide-boot.mjs)
+          const { SNAPSHOT_ID } = await import('./web/pyodide-boot.mjs');
+          localStorage.setItem('pyodide-snapshot', SNAPSHOT_ID);
         }"""
     )
     assert page.evaluate(SNAPSHOT_ENTRY)["size"] == 1 << 20
@@ -126,3 +127,27 @@ def test_corrupted_snapshot_is_deleted_and_the_page_boots_normally(
     game = Game.new("russian", 1)
     assert dom_piles(page) == engine_piles(game.position)
     watch.assert_clean()  # no console error, no page error
+
+
+def test_a_snapshot_saved_for_another_deploy_is_not_restored(page: Page, watch: Watch) -> None:
+    # A snapshot fits only the standard library zip and the page modules it was made with: one
+    # noted for another build's snapshot (here: the note of a site without one, Pyodide's
+    # version) is not even read. The page starts from this build's snapshot and leaves the old
+    # entry alone (service workers are blocked here, so nothing replaces it).
+    open_game(page, "russian", 1)
+    page.evaluate(
+        """async () => {
+          const version = (await import('./vendor/pyodide/pyodide.mjs')).version;
+          const cache = await caches.open(`pyodide-snapshot-${version}`);
+          const key = new URL('vendor/pyodide/memory-snapshot', location.href).href;
+          await cache.put(key, new Response(new Uint8Array(1 << 20)));
+          localStorage.setItem('pyodide-snapshot', version);
+        }"""
+    )
+    page.reload(wait_until="domcontentloaded")
+    wait_ready(page)
+    assert boot_kind(page) == "build-snapshot"
+    assert page.evaluate(SNAPSHOT_ENTRY)["size"] == 1 << 20  # never opened, so never deleted
+    game = Game.new("russian", 1)
+    assert dom_piles(page) == engine_piles(game.position)
+    watch.assert_clean()

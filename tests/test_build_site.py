@@ -349,3 +349,39 @@ def test_pyodide_makes_no_shared_memory_at_load() -> None:
     assert build_site.patch_pyodide("pyodide.mjs", b"shared:!0", 16) == b"shared:!0"
     with pytest.raises(build_site.BuildError, match="PYODIDE_SLEEP_PATCH"):
         build_site.patch_pyodide(target, b"var io=1;", 16)
+
+
+def test_the_snapshot_preloads_only_modules_that_touch_no_browser_module() -> None:
+    py_dir = ROOT / build_site.PACKAGE_DIR
+    names = build_site.snapshot_modules(py_dir)
+    # the engine and the browser-free part of the page are preloaded...
+    for name in ("solitaire.game", "solitaire.rules", "solitaire.web.controller"):
+        assert name in names
+    # ...what draws the page or talks to the solver worker is not
+    for name in ("solitaire.web.app", "solitaire.web.board", "solitaire.web.solver_client"):
+        assert name not in names
+    page = {
+        ".".join(["solitaire", *p.relative_to(py_dir).with_suffix("").parts]).removesuffix(
+            ".__init__"
+        )
+        for p in build_site.import_closure(py_dir, build_site.MAIN_MODULE)
+    }
+    assert set(names) <= page
+    for name in names:
+        rel = name.removeprefix("solitaire").lstrip(".").replace(".", "/")
+        path = (
+            py_dir / f"{rel}.py"
+            if (py_dir / f"{rel}.py").is_file()
+            else py_dir / rel / "__init__.py"
+        )
+        for module in build_site.import_closure(py_dir, str(path.relative_to(py_dir))):
+            assert not build_site._imports_browser_module(module), (name, module)
+
+
+def test_a_module_importing_js_anywhere_counts_as_a_browser_module(tmp_path: Path) -> None:
+    lazy = tmp_path / "lazy.py"
+    lazy.write_text("def f():\n    from pyodide.ffi import create_proxy\n    return create_proxy\n")
+    plain = tmp_path / "plain.py"
+    plain.write_text("import json\nfrom .lazy import f\n")
+    assert build_site._imports_browser_module(lazy)
+    assert not build_site._imports_browser_module(plain)

@@ -19,6 +19,7 @@ import build_site  # noqa: E402
 import snapshot_codec  # noqa: E402
 
 PYODIDE = ROOT / "node_modules" / "pyodide"
+SCRIPT = ROOT / "tools" / "make_boot_snapshot.mjs"
 
 
 def _uleb(n: int) -> bytes:
@@ -153,7 +154,8 @@ const [dir, file] = process.argv.slice(1);
 const { loadPyodide } = await import(`${dir}/pyodide.mjs`);
 const py = await loadPyodide({ indexURL: `${dir}/`, _loadSnapshot: readFileSync(file) });
 const answer = py.runPython(
-  "import json, sys; json.dumps({'v': sys.version_info[:2], 'sum': sum(range(10**5))})");
+  "import json, sys; json.dumps({'v': sys.version_info[:2], 'sum': sum(range(10**5)), " +
+  "'pkg': sys.modules['pkg.m'].VALUE})");
 console.log(JSON.stringify({ answer, pristineDropped: py._module.__pristine === null }));
 """
 
@@ -163,13 +165,27 @@ def test_the_build_snapshot_restores_through_the_patched_module(
 ) -> None:
     # The whole chain as the page runs it: made in Node (free heap and dead stack zeroed),
     # encoded, then restored by the shipped pyodide.asm.mjs, which XORs the data back.
+    # With a package preloaded, as the build does with the page's pure modules.
     raw = tmp_path / "raw.bin"
-    subprocess.run(
-        [build_site.NODE, str(ROOT / "tools" / "make_boot_snapshot.mjs"), str(raw)],
+    files = tmp_path / "files"
+    (files / "pkg").mkdir(parents=True)
+    (files / "pkg" / "__init__.py").write_text("")
+    (files / "pkg" / "m.py").write_text("import json\nVALUE = json.dumps([42])\n")
+    done = subprocess.run(
+        [
+            build_site.NODE,
+            str(SCRIPT),
+            str(raw),
+            str(PYODIDE / "python_stdlib.zip"),
+            str(files),
+            "pkg.m",
+        ],
         check=True,
         capture_output=True,
+        text=True,
         timeout=180,
     )
+    assert "pkg.m" in json.loads(done.stdout.strip().splitlines()[-1])["preloaded"]
     image = snapshot_codec.data_image((PYODIDE / "pyodide.asm.wasm").read_bytes())
     snapshot = raw.read_bytes()
     encoded = snapshot_codec.encode(snapshot, image)
@@ -179,9 +195,23 @@ def test_the_build_snapshot_restores_through_the_patched_module(
     assert xored.count(0) > 0.95 * len(xored)
     (tmp_path / "encoded.bin").write_bytes(encoded)
     result = _node(RESTORE, str(shipped_pyodide), str(tmp_path / "encoded.bin"))
-    assert json.loads(str(result["answer"])) == {"v": [3, 14], "sum": 4999950000}
+    assert json.loads(str(result["answer"])) == {"v": [3, 14], "sum": 4999950000, "pkg": "[42]"}
     assert result["pristineDropped"] is True
     # The same module restores a snapshot nobody encoded (the page's own) unchanged.
     (tmp_path / "plain.bin").write_bytes(snapshot)
     plain = _node(RESTORE, str(shipped_pyodide), str(tmp_path / "plain.bin"))
     assert plain["answer"] == result["answer"]
+
+
+def test_preloading_a_module_that_imports_js_fails(shipped_pyodide: Path, tmp_path: Path) -> None:
+    (tmp_path / "page.py").write_text("import js\nOBJECT = js.Object\n")
+    done = subprocess.run(
+        [build_site.NODE, str(SCRIPT), str(tmp_path / "out.bin"), "", str(tmp_path), "page"],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+    assert done.returncode != 0
+    assert "browser modules: ['js']" in done.stderr
+    assert not (tmp_path / "out.bin").exists()

@@ -189,7 +189,14 @@ BOOT_SNAPSHOT_LINE = "const BOOT_SNAPSHOT = null;"
 #: Pyodide): named after the Pyodide version, since only that build can restore it. Encoded
 #: (tools/snapshot_codec.py) and gzipped (-9: 31 MB -> ~3.3 MB, mostly zeros), unpacked by the
 #: page, as PAGE_ARCHIVE: GitHub Pages may serve a binary file as it is.
-BOOT_SNAPSHOT_FILE = "vendor/pyodide/boot-snapshot-{version}.bin.gz"
+#: The name also holds a digest of the file: a snapshot only fits the page archive and the
+#: standard library zip it was made with, and web/pyodide-boot.mjs keeps the unpacked snapshot in
+#: Cache Storage under this name, so that a new deploy never restores an old one.
+BOOT_SNAPSHOT_FILE = "vendor/pyodide/boot-snapshot-{version}-{digest}.bin.gz"
+#: Modules that must not be imported in the build's snapshot (it may hold no JS object): a
+#: module of ours that imports one of these, or imports a module of ours that does, is left for
+#: the page to import (snapshot_modules).
+BROWSER_MODULES = (*stdlib_trim.JS_MODULES, "pyodide", "_pyodide", "pyscript")
 BOOT_SNAPSHOT_SCRIPT = ROOT / "tools" / "make_boot_snapshot.mjs"
 #: Snapshots kept between builds, keyed by what makes them (gitignored, as PYC_CACHE).
 BOOT_SNAPSHOT_CACHE = ROOT / ".cache" / "pyodide-boot-snapshot"
@@ -420,6 +427,36 @@ def main_python_files(py_dir: Path, files: dict[str, str]) -> dict[str, str]:
     """The part of the ``files`` map that the page needs: ``MAIN_MODULE``'s import closure."""
     needed = {f"./{PACKAGE_DIR}/{_rel(p, py_dir)}" for p in import_closure(py_dir, MAIN_MODULE)}
     return {url: path for url, path in files.items() if url in needed}
+
+
+def _imports_browser_module(path: Path) -> bool:
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            names = [node.module or ""]
+        else:
+            continue
+        if any(name.split(".")[0] in BROWSER_MODULES for name in names):
+            return True
+    return False
+
+
+def snapshot_modules(py_dir: Path) -> list[str]:
+    """The modules of the page (``MAIN_MODULE``'s import closure) that the build's snapshot
+    imports: those whose own import closure imports no BROWSER_MODULES (anywhere, also inside
+    functions), as dotted names. The page's start then skips unmarshalling and running them."""
+    closure = import_closure(py_dir, MAIN_MODULE)
+    browser = {path for path in closure if _imports_browser_module(path)}
+    names = []
+    for path in closure:
+        if browser.intersection(import_closure(py_dir, _rel(path, py_dir))):
+            continue
+        parts = [PACKAGE, *path.relative_to(py_dir).with_suffix("").parts]
+        if parts[-1] == "__init__":
+            parts.pop()
+        names.append(".".join(parts))
+    return sorted(names)
 
 
 def pyscript_config(
@@ -699,31 +736,39 @@ def stamp_boot_snapshot(text: str, url: str | None) -> str:
     return text.replace(BOOT_SNAPSHOT_LINE, f"const BOOT_SNAPSHOT = {json.dumps(url)};")
 
 
-def make_boot_snapshot(pyodide_dir: Path, out: Path) -> str | None:
+def make_boot_snapshot(pyodide_dir: Path, out: Path, modules: Iterable[str] = ()) -> str | None:
     """Write the build's memory snapshot into the site ``out``; its path in the site, or None
     (with a warning) when Node cannot make one: the page then starts CPython on a first visit.
     Made with the site's trimmed standard library (Python's zip importer keeps the zip's table of
-    contents in memory: a snapshot only fits the zip it was made with); kept in
-    BOOT_SNAPSHOT_CACHE, keyed by the Pyodide files and the script."""
-    rel = BOOT_SNAPSHOT_FILE.format(version=_npm_version(pyodide_dir))
-    key = hashlib.sha256()
+    contents in memory: a snapshot only fits the zip it was made with) and, when the site has a
+    page archive (PAGE_ARCHIVE), with ``modules`` of it imported (snapshot_modules); kept in
+    BOOT_SNAPSHOT_CACHE, keyed by all of these, the Pyodide files and the scripts."""
+    modules = sorted(modules)
+    archive = out / PAGE_ARCHIVE
+    if not archive.is_file():
+        modules = []
+    key = hashlib.sha256(json.dumps(modules).encode())
     for path in (
         pyodide_dir / "pyodide.asm.wasm",
         pyodide_dir / "pyodide.asm.mjs",
         out / STDLIB_URL,
         BOOT_SNAPSHOT_SCRIPT,
         Path(snapshot_codec.__file__),
+        *([archive] if modules else []),
     ):
         key.update(hashlib.sha256(path.read_bytes()).digest())
     cached = BOOT_SNAPSHOT_CACHE / f"{key.hexdigest()[:32]}.bin.gz"
-    target = out / rel
     if not cached.is_file():
         part = cached.with_name(f"{cached.name}.tmp-{os.getpid()}")
         try:
             cached.parent.mkdir(parents=True, exist_ok=True)
-            stdlib_trim.run_node(
-                NODE, [str(BOOT_SNAPSHOT_SCRIPT), str(part), str(out / STDLIB_URL)], NODE_TIMEOUT
-            )
+            with tempfile.TemporaryDirectory(prefix="solitaire-snapshot-") as files:
+                args = [str(BOOT_SNAPSHOT_SCRIPT), str(part), str(out / STDLIB_URL)]
+                if modules:
+                    with tarfile.open(archive, "r:gz") as tar:
+                        tar.extractall(files, filter="data")
+                    args += [files, ",".join(modules)]
+                stdlib_trim.run_node(NODE, args, NODE_TIMEOUT)
             if not part.is_file():
                 raise ValueError(f"{BOOT_SNAPSHOT_SCRIPT.name} wrote no snapshot")
         except (OSError, ValueError, subprocess.TimeoutExpired) as exc:
@@ -734,8 +779,13 @@ def make_boot_snapshot(pyodide_dir: Path, out: Path) -> str | None:
         encoded = snapshot_codec.encode(part.read_bytes(), image)
         part.write_bytes(gzip.compress(encoded, compresslevel=9, mtime=0))
         part.replace(cached)
+    data = cached.read_bytes()
+    rel = BOOT_SNAPSHOT_FILE.format(
+        version=_npm_version(pyodide_dir), digest=hashlib.sha256(data).hexdigest()[:12]
+    )
+    target = out / rel
     target.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(cached, target)
+    target.write_bytes(data)
     return rel
 
 
@@ -1120,10 +1170,6 @@ def _assemble(
         named = stdlib_trim.TRIMMED_NAME in text or "pyodide-boot.mjs" in text
         if "stdLibURL" not in text or not named:
             raise BuildError(f"web/{loader} must load {STDLIB_URL} (its stdLibURL)")
-    # made with the trimmed zip, which must exist by now (the snapshot fits only that zip)
-    snapshot = make_boot_snapshot(pyodide, out) if snapshot_wanted else None
-    if snapshot is not None:
-        runtime.append(snapshot)
 
     own: list[str] = []
     if page is not None:
@@ -1136,12 +1182,6 @@ def _assemble(
         dest = rel if rel.startswith(WEB_AT_ROOT) else f"web/{rel}"
         _copy(path, out / dest)
         own.append(dest)
-    boot_module = out / "web" / "pyodide-boot.mjs"
-    if boot_module.is_file():
-        lock = json.loads((pyodide / "pyodide-lock.json").read_text(encoding="utf-8"))
-        text = stamp_boot_module(boot_module.read_text(encoding="utf-8"), lock)
-        text = stamp_boot_snapshot(text, f"./{snapshot}" if snapshot else None)
-        boot_module.write_text(text, encoding="utf-8")
     files = python_files(root / PACKAGE_DIR)
     for url in files:
         rel = url.removeprefix("./")
@@ -1167,6 +1207,21 @@ def _assemble(
     if shipped:
         page_files = pack_bytecode(out, page_files)
         own.append(PAGE_ARCHIVE)
+    # made with the trimmed zip and the page archive, which must exist by now (the snapshot
+    # fits only them)
+    snapshot = (
+        make_boot_snapshot(pyodide, out, snapshot_modules(root / PACKAGE_DIR))
+        if snapshot_wanted
+        else None
+    )
+    if snapshot is not None:
+        runtime.append(snapshot)
+    boot_module = out / "web" / "pyodide-boot.mjs"
+    if boot_module.is_file():
+        lock = json.loads((pyodide / "pyodide-lock.json").read_text(encoding="utf-8"))
+        text = stamp_boot_module(boot_module.read_text(encoding="utf-8"), lock)
+        text = stamp_boot_snapshot(text, f"./{snapshot}" if snapshot else None)
+        boot_module.write_text(text, encoding="utf-8")
     if stdlib_note:
         print(f"build_site: warning: {stdlib_note}", file=sys.stderr)
     if bytecode.note.startswith("sources only:"):

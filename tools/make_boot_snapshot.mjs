@@ -2,11 +2,18 @@
    (node_modules/pyodide): the interpreter's memory right after start-up, as
    web/pyodide-snapshot-worker.mjs makes it in the browser after a first visit.
 
-       node tools/make_boot_snapshot.mjs OUT_FILE [STDLIB_ZIP]
+       node tools/make_boot_snapshot.mjs OUT_FILE [STDLIB_ZIP [FILES_DIR MODULES]]
 
    STDLIB_ZIP: the standard library zip the page will load (the built site's trimmed one,
    vendor/pyodide/python_stdlib_trimmed.zip; default: Pyodide's full one). A snapshot only fits that zip: Python's zip
    importer keeps the zip's table of contents in memory. tools/build_site.py runs this.
+
+   FILES_DIR, MODULES: the page's Python files (the build's page archive, unpacked) are written
+   into the interpreter's working directory, where the page writes them too, and MODULES
+   (comma-separated) are imported: the page then finds them in sys.modules instead of
+   unmarshalling and running them on every visit. Only modules that touch no JS object may be
+   imported here (build_site.snapshot_modules picks them); one that imports js, pyodide or
+   pyscript fails the script, and Pyodide itself refuses a snapshot holding a JS object.
 
    Prints the Pyodide version and the snapshot's size. Such a snapshot restores in Chromium
    (`loadPyodide({_loadSnapshot: bytes})`): it holds no JS object (its hiwire table is empty;
@@ -24,11 +31,11 @@
 
    Measured in docs/performance.md ("Build-time snapshot"); bench/bench_build_snapshot.py
    compares a first visit from it with a normal one. */
-import { writeFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const [out, stdlibZip] = process.argv.slice(2);
+const [out, stdlibZip, filesDir, moduleList] = process.argv.slice(2);
 if (!out) {
   console.error("usage: node tools/make_boot_snapshot.mjs OUT_FILE [STDLIB_ZIP]");
   process.exit(2);
@@ -38,11 +45,55 @@ const { loadPyodide, version } = await import(`${root}node_modules/pyodide/pyodi
 
 const options = { _makeSnapshot: true, env: { _: "./this.program" } };
 if (stdlibZip) options.stdLibURL = resolve(stdlibZip);
-const py = await loadPyodide(options);
-const scrubbed = scrubDeadMemory(py._module);
-const snapshot = py.makeMemorySnapshot();
-writeFileSync(out, snapshot);
-console.log(JSON.stringify({ version, bytes: snapshot.length, scrubbed }));
+try {
+  const py = await loadPyodide(options);
+  const preloaded = filesDir ? preload(py, filesDir, moduleList ? moduleList.split(",") : []) : [];
+  const scrubbed = scrubDeadMemory(py._module);
+  const snapshot = py.makeMemorySnapshot();
+  writeFileSync(out, snapshot);
+  console.log(JSON.stringify({ version, bytes: snapshot.length, scrubbed, preloaded }));
+} catch (err) {
+  // the message only: Node would print the minified line of pyodide.asm.mjs that threw (1 MB)
+  console.error(`make_boot_snapshot: ${String(err?.message ?? err).slice(-3000)}`);
+  process.exit(1);
+}
+
+/* Write the files of `dir` into the interpreter's working directory and import `modules`;
+   the modules imported (theirs and what they import). */
+function preload(py, dir, modules) {
+  const cwd = py.FS.cwd();
+  const walk = (rel) => {
+    for (const entry of readdirSync(join(dir, rel), { withFileTypes: true })) {
+      const path = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) walk(path);
+      else if (entry.isFile()) {
+        py.FS.mkdirTree(`${cwd}/${rel}`);
+        py.FS.writeFile(`${cwd}/${path}`, readFileSync(join(dir, path)));
+      }
+    }
+  };
+  walk("");
+  const names = JSON.stringify(modules.filter(Boolean));
+  const imported = py.runPython(`
+def _preload(names):
+    import importlib, json, sys
+    before = set(sys.modules)
+    for name in names:
+        importlib.import_module(name)
+    new = sorted(set(sys.modules) - before)
+    browser = [m for m in new if m.split(".")[0] in ("js", "pyodide_js", "pyscript", "_pyscript")]
+    if browser:
+        raise ImportError(f"preloading imported browser modules: {browser}")
+    return json.dumps(new)
+try:
+    _preloaded = _preload(${names})
+finally:
+    del _preload
+_preloaded
+`);
+  py.runPython("del _preloaded");
+  return JSON.parse(imported);
+}
 
 /* Zero the C heap's free chunks and the stack below the current frame; the number of bytes
    zeroed. Free chunks are found by allocating them (largest sizes first, with the heap's

@@ -62,14 +62,19 @@ const BOOT_SNAPSHOT = null;
    without failing the start. */
 const pageFetch = globalThis.fetch;
 
-/* localStorage key holding the Pyodide version of the snapshot saved last. Only then does the
-   start look in Cache Storage: its first access alone delayed Pyodide's start by 40-80 ms of
-   every cold boot (docs/performance.md, "Boot trims"). */
+/* localStorage key holding what the snapshot saved last was made for. Only when it is this
+   page's SNAPSHOT_ID does the start look in Cache Storage: its first access alone delayed
+   Pyodide's start by 40-80 ms of every cold boot (docs/performance.md, "Boot trims"). */
 const SAVED_KEY = "pyodide-snapshot";
+/* A snapshot fits only the standard library zip it was made with, and the build's holds the
+   page's modules too: after a deploy that changed either, a snapshot saved before must not be
+   restored. The build's snapshot is named after a digest of its content, and a site without one
+   changes nothing but Pyodide's version between such snapshots. */
+export const SNAPSHOT_ID = BOOT_SNAPSHOT ?? version;
 
 function snapshotSaved() {
   try {
-    return localStorage.getItem(SAVED_KEY) === version;
+    return localStorage.getItem(SAVED_KEY) === SNAPSHOT_ID;
   } catch {
     return false;
   }
@@ -77,7 +82,7 @@ function snapshotSaved() {
 
 function rememberSnapshot(saved) {
   try {
-    if (saved) localStorage.setItem(SAVED_KEY, version);
+    if (saved) localStorage.setItem(SAVED_KEY, SNAPSHOT_ID);
     else localStorage.removeItem(SAVED_KEY);
   } catch {
     // no localStorage: every start boots normally
