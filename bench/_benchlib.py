@@ -62,6 +62,9 @@ BOOT_TIMEOUT_MS = 180_000
 #: background, or the build's snapshot kept there once a service worker controls the page): a
 #: warm boot after this is the returning visitor's boot.
 SNAPSHOT_SAVED = "() => document.documentElement.dataset.snapshot === 'saved'"
+#: How long a visit runs before the next one opens (measure_boot's ``later`` visits): Chromium
+#: stores the wasm's compiled code a few seconds into a visit that compiled it.
+LATER_VISIT_AFTER_MS = 5000
 
 # ----------------------------------------------------------------------------- the site
 
@@ -354,6 +357,9 @@ class Boot:
     worker_bytes: dict[str, int] = field(default_factory=dict)
     workers: list[str] = field(default_factory=list)  # workers the profile was applied to
     worker_replies: dict[str, list[str]] = field(default_factory=dict)
+    # later visits after the return visit (``later``), to app:ready: from the second return
+    # visit on, Chromium has the wasm's compiled code cached next to the service worker's copy
+    later_ms: list[float] = field(default_factory=list)
 
 
 def _open_timed(
@@ -407,6 +413,7 @@ def measure_boot(
     check_warm: Callable[[Page], None] | None = None,
     throttle: tuple[float, float] | None = None,
     profile: Profile | None = None,
+    later: int = 0,
 ) -> Boot:
     """Cold boot in a fresh context; then (``warm``) wait until the page's service worker
     controls it (and ``warm_ready_js`` is true), close the tab and open the page again in a
@@ -414,7 +421,8 @@ def measure_boot(
     HTTP cache when the page has no worker). ``check_warm(page)`` may then use the page.
     ``throttle`` = (Mbit/s, round-trip ms) emulates a network for the page's requests;
     ``profile``, a device (context options, CPU rate, network for the page and its workers),
-    also counts the bytes of the first visit."""
+    also counts the bytes of the first visit. ``later``: as many more visits after the warm
+    one, each opened once the previous one has run for LATER_VISIT_AFTER_MS."""
     ctx = new_context(browser, base_url, service_workers=service_worker, profile=profile)
     errors: list[str] = []
     ctx.on("console", lambda m: errors.append(m.text[:300]) if m.type == "error" else None)
@@ -446,9 +454,17 @@ def measure_boot(
             warm_ms = warm_marks["app:ready"]
             if check_warm is not None:
                 check_warm(page)
-        return Boot(
+        later_ms = []
+        for _ in range(later if warm else 0):
+            page.wait_for_timeout(LATER_VISIT_AFTER_MS)
+            page.close()
+            page, later_marks, _, _ = _open_timed(ctx, path, None, throttle, profile)
+            later_ms.append(later_marks["app:ready"])
+        boot = Boot(
             cold, warm_ms, marks, warm_marks, requests, errors, cold_task, warm_task, *counted
         )
+        boot.later_ms = later_ms
+        return boot
     finally:
         ctx.close()
 
