@@ -114,8 +114,8 @@ def test_later_visits_restore_the_kept_build_snapshot_and_the_compiled_wasm(
     # Chromium stores a module's code once enough of it has been optimised, a few seconds into
     # a visit that compiled it from the cached response: it is there by the next visit or two.
     deserialized = False
-    for _ in range(3):
-        page.wait_for_timeout(3000)
+    for _ in range(4):
+        page.wait_for_timeout(4000)
         browser.start_tracing(categories=["v8.wasm", "disabled-by-default-v8.wasm.detailed"])
         page.reload(wait_until="domcontentloaded")
         wait_ready(page)
