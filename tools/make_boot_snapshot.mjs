@@ -37,7 +37,7 @@ import { fileURLToPath } from "node:url";
 
 const [out, stdlibZip, filesDir, moduleList] = process.argv.slice(2);
 if (!out) {
-  console.error("usage: node tools/make_boot_snapshot.mjs OUT_FILE [STDLIB_ZIP]");
+  console.error("usage: node tools/make_boot_snapshot.mjs OUT_FILE [STDLIB_ZIP [FILES_DIR MODULES]]");
   process.exit(2);
 }
 const root = fileURLToPath(new URL("../", import.meta.url));
