@@ -257,9 +257,9 @@ export function writeFiles(py, files) {
   }
 }
 
-/* The build's snapshot is ~5.8 MB more to download and saves starting CPython (~8 s of a
+/* The build's snapshot is ~3.5 MB more to download and saves starting CPython (~8 s of a
    mid-range phone's CPU, docs/performance.md "Build-time snapshot"): on a slow link (below
-   ~5 Mbit/s) the download costs more than it saves. navigator.connection (Chromium only) says
+   ~3.5 Mbit/s) the download costs more than it saves. navigator.connection (Chromium only) says
    so only roughly: its downlink is a guess of 1.5 Mbit/s before anything was measured, so only
    its coarse effectiveType (2g, 3g: round trips over ~270 ms) and the player's data saver keep
    the snapshot back. Elsewhere the snapshot is used. */
