@@ -398,6 +398,26 @@ def _imported_modules(py_dir: Path, path: Path) -> Iterator[list[str]]:
                 yield [*module, alias.name]
 
 
+def _files_run_by(py_dir: Path, path: Path) -> list[Path]:
+    """The files of our package that importing ``path`` runs directly: the ``__init__.py`` of
+    every package on the way (Python imports a module's parents first) and the modules it
+    imports."""
+    found = []
+    parent = path.parent
+    while parent != py_dir.parent:
+        init = parent / "__init__.py"
+        if init.is_file():
+            found.append(init)
+        if parent == py_dir:
+            break
+        parent = parent.parent
+    for parts in _imported_modules(py_dir, path):
+        module = _module_file(py_dir, parts)
+        if module is not None:
+            found.append(module)
+    return found
+
+
 def import_closure(py_dir: Path, entry: str) -> list[Path]:
     """``py_dir/entry`` and every module of our package it imports, transitively, with the
     ``__init__.py`` of every package on the way (Python imports a module's parents first)."""
@@ -408,18 +428,7 @@ def import_closure(py_dir: Path, entry: str) -> list[Path]:
         if path in seen:
             continue
         seen.add(path)
-        parent = path.parent
-        while parent != py_dir.parent:
-            init = parent / "__init__.py"
-            if init.is_file():
-                todo.append(init)
-            if parent == py_dir:
-                break
-            parent = parent.parent
-        for parts in _imported_modules(py_dir, path):
-            found = _module_file(py_dir, parts)
-            if found is not None:
-                todo.append(found)
+        todo.extend(_files_run_by(py_dir, path))
     return sorted(seen)
 
 
@@ -447,10 +456,17 @@ def snapshot_modules(py_dir: Path) -> list[str]:
     imports: those whose own import closure imports no BROWSER_MODULES (anywhere, also inside
     functions), as dotted names. The page's start then skips unmarshalling and running them."""
     closure = import_closure(py_dir, MAIN_MODULE)
+    runs = {path: _files_run_by(py_dir, path) for path in closure}
+    # a module is the browser's when it imports a browser module or runs one that is
     browser = {path for path in closure if _imports_browser_module(path)}
+    grew = True
+    while grew:
+        more = {path for path in closure if browser.intersection(runs[path])} - browser
+        browser |= more
+        grew = bool(more)
     names = []
     for path in closure:
-        if browser.intersection(import_closure(py_dir, _rel(path, py_dir))):
+        if path in browser:
             continue
         parts = [PACKAGE, *path.relative_to(py_dir).with_suffix("").parts]
         if parts[-1] == "__init__":
