@@ -752,13 +752,16 @@ def stamp_boot_snapshot(text: str, url: str | None) -> str:
     return text.replace(BOOT_SNAPSHOT_LINE, f"const BOOT_SNAPSHOT = {json.dumps(url)};")
 
 
-def make_boot_snapshot(pyodide_dir: Path, out: Path, modules: Iterable[str] = ()) -> str | None:
+def make_boot_snapshot(
+    pyodide_dir: Path, out: Path, data_image: bytes, modules: Iterable[str] = ()
+) -> str | None:
     """Write the build's memory snapshot into the site ``out``; its path in the site, or None
     (with a warning) when Node cannot make one: the page then starts CPython on a first visit.
     Made with the site's trimmed standard library (Python's zip importer keeps the zip's table of
     contents in memory: a snapshot only fits the zip it was made with) and, when the site has a
     page archive (PAGE_ARCHIVE), with ``modules`` of it imported (snapshot_modules); kept in
-    BOOT_SNAPSHOT_CACHE, keyed by all of these, the Pyodide files and the scripts."""
+    BOOT_SNAPSHOT_CACHE, keyed by all of these, the Pyodide files and the scripts. Encoded with
+    ``data_image``, the wasm's data segments (snapshot_codec.data_image)."""
     modules = sorted(modules)
     archive = out / PAGE_ARCHIVE
     if not archive.is_file():
@@ -791,8 +794,7 @@ def make_boot_snapshot(pyodide_dir: Path, out: Path, modules: Iterable[str] = ()
             print(f"build_site: warning: no boot snapshot: {exc}", file=sys.stderr)
             part.unlink(missing_ok=True)
             return None
-        image = snapshot_codec.data_image((pyodide_dir / "pyodide.asm.wasm").read_bytes())
-        encoded = snapshot_codec.encode(part.read_bytes(), image)
+        encoded = snapshot_codec.encode(part.read_bytes(), data_image)
         part.write_bytes(gzip.compress(encoded, compresslevel=9, mtime=0))
         part.replace(cached)
     data = cached.read_bytes()
@@ -1159,11 +1161,11 @@ def _assemble(
 
     runtime: list[str] = []
     pyodide = root / "node_modules" / "pyodide"
-    data_end = len(snapshot_codec.data_image((pyodide / "pyodide.asm.wasm").read_bytes()))
+    data_image = snapshot_codec.data_image((pyodide / "pyodide.asm.wasm").read_bytes())
     for name in PYODIDE_FILES:
         vendored = out / "vendor" / "pyodide" / name
         vendored.parent.mkdir(parents=True, exist_ok=True)
-        vendored.write_bytes(patch_pyodide(name, (pyodide / name).read_bytes(), data_end))
+        vendored.write_bytes(patch_pyodide(name, (pyodide / name).read_bytes(), len(data_image)))
         if name != FULL_STDLIB:
             runtime.append(f"vendor/pyodide/{name}")
     dist = root / "node_modules" / "@pyscript" / "core" / "dist"
@@ -1226,7 +1228,7 @@ def _assemble(
     # made with the trimmed zip and the page archive, which must exist by now (the snapshot
     # fits only them)
     snapshot = (
-        make_boot_snapshot(pyodide, out, snapshot_modules(root / PACKAGE_DIR))
+        make_boot_snapshot(pyodide, out, data_image, snapshot_modules(root / PACKAGE_DIR))
         if snapshot_wanted
         else None
     )
