@@ -62,6 +62,14 @@ BOOT_TIMEOUT_MS = 180_000
 #: background, or the build's snapshot kept there once a service worker controls the page): a
 #: warm boot after this is the returning visitor's boot.
 SNAPSHOT_SAVED = "() => document.documentElement.dataset.snapshot === 'saved'"
+#: A first visit's work in the background is done: the snapshot is kept and the solver's worker
+#: has started (on a first visit it starts once the service worker controls the page, compiling
+#: the wasm from the service worker's cache, which Chromium may then keep compiled). A player's
+#: visit lasts longer than that; a return visit opened before it would find neither.
+VISIT_SETTLED = (
+    "() => document.documentElement.dataset.snapshot === 'saved'"
+    " && ['ready', 'failed'].includes(document.documentElement.dataset.solver)"
+)
 #: How long a visit runs before the next one opens (measure_boot's ``later`` visits): Chromium
 #: stores the wasm's compiled code a few seconds into a visit that compiled it.
 LATER_VISIT_AFTER_MS = 5000
