@@ -168,24 +168,6 @@ def test_the_worker_starts_by_itself_once_the_page_is_idle(page: Page) -> None:
     expect(page.locator("#toast")).to_contain_text("It leads to a win")
 
 
-def test_on_a_first_visit_the_worker_waits_for_the_service_worker_and_keeps_a_snapshot(
-    offline_site: OfflineSite,
-) -> None:
-    # A first visit: the service worker installs once the page is ready. The worker's start in
-    # the background waits until that worker controls the page, so it may keep its snapshot...
-    page = offline_site.page
-    open_game(page, "russian", QUICK_DEAL)
-    offline_site.wait_controlled()
-    page.wait_for_function(SOLVER_SETTLED, timeout=SOLVER_TIMEOUT_MS)
-    assert solver_state(page) == {"solver": "ready", "boot": "fresh", "snapshot": "saved"}
-    # ...and the very next visit's worker restores it instead of starting CPython again.
-    page.reload(wait_until="domcontentloaded")
-    wait_ready(page)
-    page.wait_for_function(SOLVER_SETTLED, timeout=SOLVER_TIMEOUT_MS)
-    assert solver_state(page) == {"solver": "ready", "boot": "snapshot", "snapshot": "restored"}
-    hint_answers(page, Game.new("russian", QUICK_DEAL))
-
-
 def test_the_worker_restores_its_snapshot_offline_and_a_bad_one_boots_normally(
     offline_site: OfflineSite,
 ) -> None:

@@ -12,34 +12,13 @@
  *   then offers "Update", saves the game and calls window.solitaireApplyUpdate(), which posts
  *   {type: "skip-waiting"} to the waiting worker and reloads the page once it has taken over
  *   (controllerchange): the new version starts from the saved game.
- * - window.solitaireWhenControlled(ms): a promise of whether a service worker controls the
- *   page, settled once that is known, or after `ms` at the latest (then: whether one does by
- *   then). On a first visit the page is controlled only once the new worker has cached the
- *   site (its install) and taken over; the solver's worker waits for that before it starts in
- *   the background, so that it may keep its memory snapshot for the next visit
- *   (py/solitaire/web/app.py, docs/performance.md "First hint").
  */
 (() => {
   "use strict";
   const root = document.documentElement;
-  const sw = "serviceWorker" in navigator ? navigator.serviceWorker : null;
-  let settle = null;
-  const controlled = new Promise((resolve) => {
-    settle = resolve;
-  });
-  window.solitaireWhenControlled = (ms) =>
-    Promise.race([
-      controlled,
-      new Promise((resolve) => setTimeout(() => resolve(Boolean(sw && sw.controller)), ms)),
-    ]);
-  if (!sw) {
-    settle(false);
-    return;
-  }
-  if (sw.controller) settle(true);
-  sw.addEventListener("controllerchange", () => settle(true));
+  if (!("serviceWorker" in navigator)) return;
+  const sw = navigator.serviceWorker;
   if (new URLSearchParams(location.search).has("nosw")) {
-    settle(false);
     sw.getRegistration("./")
       .then((registration) => registration && registration.unregister())
       .then((done) => done && console.info("?nosw: service worker unregistered"))
@@ -85,22 +64,8 @@
     started = true;
     // Resolved against the page URL: the worker lives at the site root (scope: whole site).
     sw.register("./sw.js")
-      .then((registration) => {
-        watchUpdates(registration);
-        // A first install takes over this page once it has cached the site (sw.js: activate,
-        // clients.claim); a page loaded past an active worker (shift-reload) stays on its own.
-        const installing = registration && registration.installing;
-        if (sw.controller) settle(true);
-        else if (installing && !registration.active) {
-          installing.addEventListener("statechange", () => {
-            if (installing.state === "redundant") settle(false); // the install failed
-          });
-        } else settle(false);
-      })
-      .catch((err) => {
-        settle(false);
-        console.warn("service worker not registered:", err);
-      });
+      .then(watchUpdates)
+      .catch((err) => console.warn("service worker not registered:", err));
   }
 
   if (root.dataset.app === "ready") {

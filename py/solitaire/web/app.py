@@ -30,12 +30,7 @@ from .dialogs import Dialogs, close_all
 from .dom import Messages, StatusView, by_id
 from .keyboard import KeyboardInput
 from .pointer import PointerInput
-from .solver_client import (
-    SolverClient,
-    SolverUnavailable,
-    WinnableLists,
-    controlled_by_service_worker,
-)
+from .solver_client import SolverClient, SolverUnavailable, WinnableLists
 from .sound import Sounds
 from .store import MemoryBackend, Store, scope_of
 from .text import deal_link
@@ -50,11 +45,6 @@ FINISH_DELAY_MS = 150
 SOLVER_IDLE_MS = 2000
 #: While a card is pressed or dragged, the start waits this long and looks again.
 SOLVER_WAIT_MS = 500
-#: On a first visit, the background start waits until the service worker controls the page (it
-#: installs once the page is ready: ~2 s on a phone), at most this long: the worker may then
-#: keep its memory snapshot, so that the next visit's solver restores instead of starting
-#: CPython again. A hint asked meanwhile starts the worker at once.
-SOLVER_SERVICE_WORKER_MS = 20_000
 
 
 def _store() -> Store:
@@ -122,7 +112,6 @@ class App:
         self._p_finish = self._proxy(lambda *a: self.act(self.controller.auto_finish_due))
         self._p_unhint = self._proxy(lambda *a: self.act(self.controller.advice.clear_hint))
         self._p_solver_idle = self._proxy(self._solver_idle)
-        self._waited_for_service_worker = False
         self._p_solver_later = self._proxy(self.start_solver_when_idle)
         if window.matchMedia("(prefers-reduced-motion: reduce)").matches:
             self.view.animate_enabled = False
@@ -135,9 +124,8 @@ class App:
 
     def start_solver_when_idle(self, *args: Any) -> None:
         """Start the solver's worker in the background once the page is idle, never in the
-        middle of the player's first press or drag (docs/performance.md, "First hint"), and on
-        a first visit once the service worker controls the page (SOLVER_SERVICE_WORKER_MS). A
-        hint or a stuck game asked for earlier starts it at once (``SolverClient.start``)."""
+        middle of the player's first press or drag (docs/performance.md, "First hint"). A hint
+        or a stuck game asked for earlier starts it at once (``SolverClient.start``)."""
         if self.solver.started:
             return
         if hasattr(window, "requestIdleCallback"):
@@ -153,16 +141,6 @@ class App:
             return
         if ui.press is not None or ui.drag is not None:
             js.setTimeout(self._p_solver_later, SOLVER_WAIT_MS)
-            return
-        # web/register-sw.js (absent: no service worker will come)
-        when_controlled = getattr(window, "solitaireWhenControlled", None)
-        if (
-            when_controlled is not None
-            and not self._waited_for_service_worker
-            and not controlled_by_service_worker()
-        ):
-            self._waited_for_service_worker = True
-            when_controlled(SOLVER_SERVICE_WORKER_MS).then(self._p_solver_later)
             return
         self.solver.start()
 

@@ -80,7 +80,7 @@ class SolverClient:
             worker.addEventListener("message", self._on_message)
             worker.addEventListener("error", self._on_error)
             self._js_worker = worker
-            worker.postMessage(json.dumps({"start": {"save": controlled_by_service_worker()}}))
+            worker.postMessage(json.dumps({"start": {"save": _controlled()}}))
             info = await asyncio.wait_for(self._booted, BOOT_TIMEOUT)
         except Exception as error:
             self.failed = f"{type(error).__name__}: {error}"
@@ -165,7 +165,7 @@ def _object(entries: Any) -> Any:
     return js.Object.fromEntries(entries)
 
 
-def controlled_by_service_worker() -> bool:
+def _controlled() -> bool:
     """The page is controlled by the service worker: the site is cached for offline play and
     the visitor likely comes back, so the worker may store a memory snapshot."""
     service = getattr(js.navigator, "serviceWorker", None)
