@@ -63,9 +63,8 @@ BOOT_TIMEOUT_MS = 180_000
 #: warm boot after this is the returning visitor's boot.
 SNAPSHOT_SAVED = "() => document.documentElement.dataset.snapshot === 'saved'"
 #: A first visit's work in the background is done: the snapshot is kept and the solver's worker
-#: has started (on a first visit it starts once the service worker controls the page, compiling
-#: the wasm from the service worker's cache, which Chromium may then keep compiled). A player's
-#: visit lasts longer than that; a return visit opened before it would find neither.
+#: has started. A player's visit lasts longer than that; a return visit opened before it would
+#: compete with it.
 VISIT_SETTLED = (
     "() => document.documentElement.dataset.snapshot === 'saved'"
     " && ['ready', 'failed'].includes(document.documentElement.dataset.solver)"
