@@ -418,18 +418,24 @@ def _files_run_by(py_dir: Path, path: Path) -> list[Path]:
     return found
 
 
-def import_closure(py_dir: Path, entry: str) -> list[Path]:
-    """``py_dir/entry`` and every module of our package it imports, transitively, with the
-    ``__init__.py`` of every package on the way (Python imports a module's parents first)."""
-    seen: set[Path] = set()
+def _import_graph(py_dir: Path, entry: str) -> dict[Path, list[Path]]:
+    """Each file of ``import_closure(py_dir, entry)`` with the files it runs directly
+    (_files_run_by): every file is read once."""
+    graph: dict[Path, list[Path]] = {}
     todo = [py_dir / entry]
     while todo:
         path = todo.pop()
-        if path in seen:
+        if path in graph:
             continue
-        seen.add(path)
-        todo.extend(_files_run_by(py_dir, path))
-    return sorted(seen)
+        graph[path] = _files_run_by(py_dir, path)
+        todo.extend(graph[path])
+    return graph
+
+
+def import_closure(py_dir: Path, entry: str) -> list[Path]:
+    """``py_dir/entry`` and every module of our package it imports, transitively, with the
+    ``__init__.py`` of every package on the way (Python imports a module's parents first)."""
+    return sorted(_import_graph(py_dir, entry))
 
 
 def main_python_files(py_dir: Path, files: dict[str, str]) -> dict[str, str]:
@@ -455,8 +461,8 @@ def snapshot_modules(py_dir: Path) -> list[str]:
     """The modules of the page (``MAIN_MODULE``'s import closure) that the build's snapshot
     imports: those whose own import closure imports no BROWSER_MODULES (anywhere, also inside
     functions), as dotted names. The page's start then skips unmarshalling and running them."""
-    closure = import_closure(py_dir, MAIN_MODULE)
-    runs = {path: _files_run_by(py_dir, path) for path in closure}
+    runs = _import_graph(py_dir, MAIN_MODULE)
+    closure = sorted(runs)
     # a module is the browser's when it imports a browser module or runs one that is
     browser = {path for path in closure if _imports_browser_module(path)}
     grew = True
