@@ -12,10 +12,22 @@
  *   then offers "Update", saves the game and calls window.solitaireApplyUpdate(), which posts
  *   {type: "skip-waiting"} to the waiting worker and reloads the page once it has taken over
  *   (controllerchange): the new version starts from the saved game.
+ * - window.solitaireFirstInstall(ms): undefined, unless this page is a first visit whose service
+ *   worker is installing (known once the registration has answered); then a promise of whether
+ *   the new worker took over the page (sw.js: clients.claim) within `ms`. The solver's worker
+ *   waits for it before its background start, so that it may keep its memory snapshot for the
+ *   next visit (py/solitaire/web/app.py, docs/performance.md "First hint"). Everywhere else
+ *   (return visits, no service workers, ?nosw, blocked registration) it is undefined at once
+ *   and nothing waits.
  */
 (() => {
   "use strict";
   const root = document.documentElement;
+  let firstInstall = null; // a promise while a first install is under way
+  window.solitaireFirstInstall = (ms) =>
+    firstInstall
+      ? Promise.race([firstInstall, new Promise((resolve) => setTimeout(() => resolve(false), ms))])
+      : undefined;
   if (!("serviceWorker" in navigator)) return;
   const sw = navigator.serviceWorker;
   if (new URLSearchParams(location.search).has("nosw")) {
@@ -64,7 +76,17 @@
     started = true;
     // Resolved against the page URL: the worker lives at the site root (scope: whole site).
     sw.register("./sw.js")
-      .then(watchUpdates)
+      .then((registration) => {
+        watchUpdates(registration);
+        const installing = registration && registration.installing;
+        if (!installing || registration.active || sw.controller) return;
+        firstInstall = new Promise((resolve) => {
+          sw.addEventListener("controllerchange", () => resolve(true), { once: true });
+          installing.addEventListener("statechange", () => {
+            if (installing.state === "redundant") resolve(false); // the install failed
+          });
+        });
+      })
       .catch((err) => console.warn("service worker not registered:", err));
   }
 

@@ -45,6 +45,13 @@ FINISH_DELAY_MS = 150
 SOLVER_IDLE_MS = 2000
 #: While a card is pressed or dragged, the start waits this long and looks again.
 SOLVER_WAIT_MS = 500
+#: On a first visit whose service worker is installing (it starts once the page is ready:
+#: ~2 s on a phone), the background start waits for it to take over the page, at most this
+#: long: the worker may then keep its memory snapshot, so that the next visit's solver
+#: restores instead of starting CPython again, and it compiles the wasm from the service
+#: worker's cache, which leaves the compiled code for the next visit's page. A hint asked
+#: meanwhile starts the worker at once.
+SOLVER_INSTALL_MS = 20_000
 
 
 def _store() -> Store:
@@ -112,6 +119,7 @@ class App:
         self._p_finish = self._proxy(lambda *a: self.act(self.controller.auto_finish_due))
         self._p_unhint = self._proxy(lambda *a: self.act(self.controller.advice.clear_hint))
         self._p_solver_idle = self._proxy(self._solver_idle)
+        self._waited_for_install = False
         self._p_solver_later = self._proxy(self.start_solver_when_idle)
         if window.matchMedia("(prefers-reduced-motion: reduce)").matches:
             self.view.animate_enabled = False
@@ -124,8 +132,10 @@ class App:
 
     def start_solver_when_idle(self, *args: Any) -> None:
         """Start the solver's worker in the background once the page is idle, never in the
-        middle of the player's first press or drag (docs/performance.md, "First hint"). A hint
-        or a stuck game asked for earlier starts it at once (``SolverClient.start``)."""
+        middle of the player's first press or drag (docs/performance.md, "First hint"), and
+        during a first install of the service worker once it controls the page
+        (SOLVER_INSTALL_MS). A hint or a stuck game asked for earlier starts it at once
+        (``SolverClient.start``)."""
         if self.solver.started:
             return
         if hasattr(window, "requestIdleCallback"):
@@ -141,6 +151,13 @@ class App:
             return
         if ui.press is not None or ui.drag is not None:
             js.setTimeout(self._p_solver_later, SOLVER_WAIT_MS)
+            return
+        # web/register-sw.js: undefined (None) unless a first install is known to be under way
+        first_install = getattr(window, "solitaireFirstInstall", None)
+        waiting = None if first_install is None else first_install(SOLVER_INSTALL_MS)
+        if waiting is not None and not self._waited_for_install:
+            self._waited_for_install = True
+            waiting.then(self._p_solver_idle)
             return
         self.solver.start()
 
