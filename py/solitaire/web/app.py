@@ -48,9 +48,8 @@ SOLVER_WAIT_MS = 500
 #: On a first visit whose service worker is installing (it starts once the page is ready:
 #: ~2 s on a phone), the background start waits for it to take over the page, at most this
 #: long: the worker may then keep its memory snapshot, so that the next visit's solver
-#: restores instead of starting CPython again, and it compiles the wasm from the service
-#: worker's cache, which leaves the compiled code for the next visit's page. A hint asked
-#: meanwhile starts the worker at once.
+#: restores instead of starting CPython again. A hint asked meanwhile starts the worker at
+#: once.
 SOLVER_INSTALL_MS = 20_000
 
 
