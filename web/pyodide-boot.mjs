@@ -25,8 +25,8 @@
 
    First visit: the build also makes such a snapshot (tools/make_boot_snapshot.mjs, in Node) and
    writes its URL into BOOT_SNAPSHOT; with no snapshot in Cache Storage the page restores that
-   one, fetched while Pyodide's own files download, and needs no background snapshot (the
-   service worker precaches it for later visits).
+   one, fetched while Pyodide's own files download, and needs no second interpreter: the same
+   worker keeps the build's snapshot, unpacked, for later visits.
 
    Markers on <html> for tests and benchmarks: data-boot="snapshot|build-snapshot|fresh" (how
    this page's interpreter started), data-snapshot="saved|failed" (the background snapshot's
@@ -139,7 +139,11 @@ function whenReadyAndControlled(fn) {
   check();
 }
 
-function makeSnapshotInBackground() {
+/* Keeps a memory snapshot for the next visits, in a worker (pyodide-snapshot-worker.mjs: the
+   page's thread only creates it), once the page is ready and controlled. task: {make: true}, a
+   second interpreter's snapshot; {keep: URL}, the build's snapshot, fetched again (from the
+   service worker's cache by then) and unpacked there. */
+function keepSnapshotInBackground(task) {
   whenReadyAndControlled(async () => {
     if (!(await openCache())) return; // no Cache Storage to keep it in
     const worker = new Worker(new URL("./pyodide-snapshot-worker.mjs", import.meta.url), {
@@ -155,28 +159,7 @@ function makeSnapshotInBackground() {
       event.preventDefault(); // e.g. the worker file could not load: no snapshot, no error
       finish("failed");
     };
-  });
-}
-
-/* After a start from the build's snapshot: its unpacked bytes go where the background snapshot
-   would go (Cache Storage, noted in localStorage), so that a later visit restores them at once,
-   with no download through the service worker and no unpacking of 31 MB. Only when a service
-   worker controls the page, as the background snapshot. */
-function keepBuildSnapshot(bytes) {
-  whenReadyAndControlled(async () => {
-    const cache = await openCache();
-    if (!cache) return;
-    try {
-      for (const name of await caches.keys()) {
-        if (name.startsWith("pyodide-snapshot-") && name !== CACHE_NAME) await caches.delete(name);
-      }
-      await cache.put(KEY, new Response(bytes));
-      rememberSnapshot(true);
-      mark("snapshot", "saved");
-    } catch (err) {
-      console.info("The build's snapshot could not be kept in Cache Storage.", err);
-      mark("snapshot", "failed");
-    }
+    worker.postMessage(task);
   });
 }
 
@@ -300,7 +283,9 @@ async function start(config) {
       const py = await pyodide.loadPyodide({ ...config, _loadSnapshot: snapshot });
       py.runPython("import random; random.seed()"); // as above
       mark("boot", "build-snapshot");
-      keepBuildSnapshot(await snapshot);
+      // kept as it is unpacked, so that a later visit restores it at once, with no download
+      // through the service worker and no unpacking of 31 MB
+      keepSnapshotInBackground({ keep: new URL(BOOT_SNAPSHOT, SITE_URL).href });
       return py;
     } catch (err) {
       console.info("The build's Pyodide memory snapshot is not usable; starting normally.", err);
@@ -309,7 +294,7 @@ async function start(config) {
   const py = await pyodide.loadPyodide(config);
   mark("boot", "fresh");
   if (typeof caches === "object" && typeof Worker === "function" && typeof document === "object") {
-    makeSnapshotInBackground();
+    keepSnapshotInBackground({ make: true });
   }
   return py;
 }
