@@ -200,13 +200,14 @@ class WinnableLists:
         return self._loading[game_id]
 
     async def _load(self, game_id: str) -> list[int] | None:
-        from pyodide.http import pyfetch
-
+        # The browser's fetch, not pyodide.http.pyfetch: importing pyodide.http imports the
+        # package loader's modules too (tarfile, zipfile, shutil...), which cost ~0.5 s of a
+        # phone's main thread right after the board appears (docs/performance.md).
         deals: list[int] | None = None
         try:
-            response = await pyfetch(f"./web/winnable/{game_id}.json")
+            response = await js.fetch(f"./web/winnable/{game_id}.json")
             if response.ok:
-                deals = valid_deals(json.loads(await response.string()))
+                deals = valid_deals(json.loads(str(await response.text())))
         except Exception:
             deals = None
         self.lists[game_id] = deals
