@@ -619,3 +619,47 @@ def test_complete_search_resumes_where_it_stopped() -> None:
             break
     assert part.result == UNWINNABLE
     assert total == whole.nodes == 5_370
+
+
+# --------------------------------------------------------------------------- deal first
+
+
+def test_deal_first_search_matches_brute_force_on_random_small_positions() -> None:
+    """The complete search with its moves in the reverse order (deal first) visits the
+    positions in another order, never fewer of them: it gives the plain engine search's
+    answer on every small position (lost ones included), and its wins replay."""
+    rnd = random.Random(7)
+    positions = [random_small_position(rnd) for _ in range(30)]
+    positions += [kings_over_queens(rnd) for _ in range(30)]
+    won = lost = 0
+    for position, truth in with_brute_force(positions):
+        result = complete_search(position, deal_first=True).run(20, None)
+        assert result.result == (WINNABLE if truth else UNWINNABLE)
+        if truth:
+            won += 1
+            assert result.line is not None
+            assert replays_to_win(position, result.line)
+        else:
+            lost += 1
+    assert won > 10
+    assert lost > 3
+
+
+def test_deal_first_search_wins_deals_the_usual_order_misses() -> None:
+    """Deals 91 and 136 (no phase decided them at 60 s before): the deal-first search wins
+    them within 10 000 positions, the usual order not within 20 000; the lines replay. It
+    still proves deals 19 and 20 lost, and solve() wins 91."""
+    for deal in (91, 136):
+        position = Position.deal_of("double-rail", deal)
+        assert complete_search(position).run(None, 20_000).result == UNKNOWN
+        result = complete_search(position, deal_first=True).run(None, 10_000)
+        assert result.result == WINNABLE
+        assert result.line is not None
+        assert replays_to_win(position, result.line)
+    for deal in (19, 20):
+        position = Position.deal_of("double-rail", deal)
+        assert complete_search(position, deal_first=True).run(None, 10_000).result == UNWINNABLE
+    result = solve(Position.deal_of("double-rail", 91), budget=20)
+    assert result.result == WINNABLE
+    assert result.line is not None
+    assert replays_to_win(Position.deal_of("double-rail", 91), result.line)

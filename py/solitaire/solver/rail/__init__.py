@@ -193,17 +193,24 @@ class Rail(Family):
 FAMILY = Rail
 
 # How the budget is shared: a short complete search first (it decides positions whose
-# waste locks soon, e.g. deals 19 and 20 in 2 069 and 5 370 positions), then a portfolio
-# of beam searches over tableau multisets (they find wins only), then the complete search
-# again with the rest. A hand-made position whose piles are not single runs gets the
-# restricted best-first search over the piles, then the plain depth-first search.
+# waste locks soon, e.g. deals 19 and 20 in 2 069 and 5 370 positions), a second one that
+# deals first, then a portfolio of beam searches over tableau multisets (they find wins
+# only), then the first complete search again with the rest. A hand-made position whose
+# piles are not single runs gets the restricted best-first search over the piles, then the
+# plain depth-first search.
 # Measured at 60 s CPU over deals 1-150 (docs/solver.md): every deal proved lost needed at
 # most 22 s of complete search (deal 6), while the beams went on winning deals up to 32 s
 # into their share (54, 61, 132, 135 at 24-32 s of beams; nothing more in 50 s). So the
-# beams get 55 % (33 s of 60), the complete search 5 % first and the last 40 % (27 s in all).
+# beams get 55 % (33 s of 60), the complete search 5 % first and the last 35 % (24 s in all;
+# 40 % before the deal-first phase).
 # A longer first phase (10 %) delays every win of the beams (median decided deal at 60 s:
 # 6.1 s against 3.2 s).
 RAIL_PROBE_PHASE = 0.05
+# A second complete search, its moves in the reverse order (deal first), right after the
+# probe: it wins at once some deals every other phase misses (91 and 136 in 0.1-0.2 s, 432
+# in 3.9 s, unknown at 60 s before), and most others not at all, so it gets a short share,
+# taken from the last phase (the beams keep their 55 %).
+RAIL_DEAL_FIRST_PHASE = 0.05
 RAIL_BEAM_PHASE = 0.55
 RAIL_FIRST_PHASE = 0.05
 #: The first complete search's node cap when neither a budget nor a node cap is given.
@@ -212,8 +219,9 @@ PROBE_NODES = 50_000
 
 def search(position: Position, budget: float | None, max_nodes: int | None) -> Result:
     """Over tableau multisets: the complete search (:func:`abstract_search`, 5 % of the
-    budget), beam searches (:func:`abstract_beams`, 55 %: they can only find wins), then
-    the complete search again with the rest (40 %). A hand-made position whose piles are not
+    budget), the complete search with its moves in the reverse order (5 %, deal first),
+    beam searches (:func:`abstract_beams`, 55 %: they can only find wins), then the first
+    complete search again with the rest (35 %). A hand-made position whose piles are not
     single runs: a best-first search over a restricted move set (5 %, wins only), then the
     plain depth-first search over the piles."""
     t0 = core.clock()
@@ -240,13 +248,20 @@ def search(position: Position, budget: float | None, max_nodes: int | None) -> R
         return rest
     # (search, start and end of its share, its node cap when there is neither budget nor cap)
     complete = complete_search(position)
+    beams_from = RAIL_PROBE_PHASE + RAIL_DEAL_FIRST_PHASE
     phases: list[tuple[Callable[[float | None, int | None], Result], float, float, int | None]] = [
         (complete.run, 0.0, RAIL_PROBE_PHASE, PROBE_NODES),
+        (
+            complete_search(position, deal_first=True).run,
+            RAIL_PROBE_PHASE,
+            beams_from,
+            PROBE_NODES,
+        ),
         # unbounded: its fixed beams
         (
             partial(abstract_beams, position),
-            RAIL_PROBE_PHASE,
-            RAIL_PROBE_PHASE + RAIL_BEAM_PHASE,
+            beams_from,
+            beams_from + RAIL_BEAM_PHASE,
             None,
         ),
     ]
@@ -280,16 +295,31 @@ def abstract_search(position: Position, budget: float | None, max_nodes: int | N
     return complete_search(position).run(budget, max_nodes)
 
 
-def complete_search(position: Position) -> DepthFirst:
+def complete_search(position: Position, deal_first: bool = False) -> DepthFirst:
     """:func:`abstract_search` as a :class:`core.DepthFirst` that can be stopped and
     resumed, so the solver's last phase goes on from its first phase's positions.
 
     The waste-lock test runs at the root and after deals only: between two deals the waste
-    only loses its top cards, which leaves the cards forced by the cards below unchanged."""
-    fam = RailAbstract(position.rules)
+    only loses its top cards, which leaves the cards forced by the cards below unchanged.
+
+    ``deal_first``: the moves of each position in the reverse order (:class:`DealFirst`).
+    The order changes only which positions come first: the search still expands every
+    position it reaches that the lock does not reject, so it is as complete either way."""
+    fam = DealFirst(position.rules) if deal_first else RailAbstract(position.rules)
     locked = fam.locked_ahead
 
     def dead(m: IMove | None, st: State) -> bool:
         return (m is None or m[0] == DEAL) and locked(st)
 
     return DepthFirst(position, fam, concrete_line, dead)
+
+
+class DealFirst(RailAbstract):
+    """:class:`RailAbstract` with each position's moves in the reverse order: deal first,
+    then the waste card to the tableau, tableau cards and the waste card to the foundations.
+    The same positions and moves (a search over it is as complete); a depth-first search
+    over it deals on until the waste locks and revises its latest choices first, which wins
+    at once some deals the usual order and the beams miss."""
+
+    def moves(self, st: State) -> list[IMove]:
+        return super().moves(st)[::-1]
