@@ -193,9 +193,9 @@ class Rail(Family):
 FAMILY = Rail
 
 # How the budget is shared: a short complete search first (it decides positions whose
-# waste locks soon, e.g. deals 19 and 20 in 2 069 and 5 370 positions), a second one that
-# deals first, then a portfolio of beam searches over tableau multisets (they find wins
-# only), then the first complete search again with the rest. A hand-made position whose
+# waste locks soon, e.g. deals 19 and 20 in 2 069 and 5 370 positions), then a portfolio
+# of beam searches over tableau multisets (they find wins only), a second complete search
+# that deals first, then the first complete search again with the rest. A hand-made position whose
 # piles are not single runs gets the restricted best-first search over the piles, then the
 # plain depth-first search.
 # Measured at 60 s CPU over deals 1-150 (docs/solver.md): every deal proved lost needed at
@@ -206,10 +206,10 @@ FAMILY = Rail
 # A longer first phase (10 %) delays every win of the beams (median decided deal at 60 s:
 # 6.1 s against 3.2 s).
 RAIL_PROBE_PHASE = 0.05
-# A second complete search, its moves in the reverse order (deal first), right after the
-# probe: it wins at once some deals every other phase misses (91 and 136 in 0.1-0.2 s, 432
-# in 3.9 s, unknown at 60 s before), and most others not at all, so it gets a short share,
-# taken from the last phase (the beams keep their 55 %).
+# A second complete search, its moves in the reverse order (deal first), after the beams:
+# it wins at once some deals every other phase misses (91 and 136 in 0.2 s, unknown at 60 s
+# before), and most others not at all, so it gets a short share, taken from the last phase;
+# after the beams, so that they keep their share and their timing.
 RAIL_DEAL_FIRST_PHASE = 0.05
 RAIL_BEAM_PHASE = 0.55
 RAIL_FIRST_PHASE = 0.05
@@ -219,8 +219,8 @@ PROBE_NODES = 50_000
 
 def search(position: Position, budget: float | None, max_nodes: int | None) -> Result:
     """Over tableau multisets: the complete search (:func:`abstract_search`, 5 % of the
-    budget), the complete search with its moves in the reverse order (5 %, deal first),
-    beam searches (:func:`abstract_beams`, 55 %: they can only find wins), then the first
+    budget), beam searches (:func:`abstract_beams`, 55 %: they can only find wins), the
+    complete search with its moves in the reverse order (5 %, deal first), then the first
     complete search again with the rest (35 %). A hand-made position whose piles are not
     single runs: a best-first search over a restricted move set (5 %, wins only), then the
     plain depth-first search over the piles."""
@@ -248,21 +248,16 @@ def search(position: Position, budget: float | None, max_nodes: int | None) -> R
         return rest
     # (search, start and end of its share, its node cap when there is neither budget nor cap)
     complete = complete_search(position)
-    beams_from = RAIL_PROBE_PHASE + RAIL_DEAL_FIRST_PHASE
+    beams_end = RAIL_PROBE_PHASE + RAIL_BEAM_PHASE
     phases: list[tuple[Callable[[float | None, int | None], Result], float, float, int | None]] = [
         (complete.run, 0.0, RAIL_PROBE_PHASE, PROBE_NODES),
+        # unbounded: its fixed beams
+        (partial(abstract_beams, position), RAIL_PROBE_PHASE, beams_end, None),
         (
             complete_search(position, deal_first=True).run,
-            RAIL_PROBE_PHASE,
-            beams_from,
+            beams_end,
+            beams_end + RAIL_DEAL_FIRST_PHASE,
             PROBE_NODES,
-        ),
-        # unbounded: its fixed beams
-        (
-            partial(abstract_beams, position),
-            beams_from,
-            beams_from + RAIL_BEAM_PHASE,
-            None,
         ),
     ]
     for run, start, end, unbounded_cap in phases:
