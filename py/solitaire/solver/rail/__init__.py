@@ -209,8 +209,11 @@ RAIL_PROBE_PHASE = 0.05
 # A second complete search, its moves in the reverse order (deal first), after the beams:
 # it wins at once some deals every other phase misses (91 and 136 in 0.2 s, unknown at 60 s
 # before), and most others not at all, so it gets a short share, taken from the last phase;
-# after the beams, so that they keep their share and their timing.
+# after the beams, so that they keep their share and their timing. It stops after
+# DEAL_FIRST_NODES positions (91 and 136 take 3 341 and 5 375, ~0.2 s), and the last phase
+# gets every second left: a 5 % share cost deal 358's proof at 60 s on a slower machine.
 RAIL_DEAL_FIRST_PHASE = 0.05
+DEAL_FIRST_NODES = 10_000
 RAIL_BEAM_PHASE = 0.55
 RAIL_FIRST_PHASE = 0.05
 #: The first complete search's node cap when neither a budget nor a node cap is given.
@@ -220,8 +223,9 @@ PROBE_NODES = 50_000
 def search(position: Position, budget: float | None, max_nodes: int | None) -> Result:
     """Over tableau multisets: the complete search (:func:`abstract_search`, 5 % of the
     budget), beam searches (:func:`abstract_beams`, 55 %: they can only find wins), the
-    complete search with its moves in the reverse order (5 %, deal first), then the first
-    complete search again with the rest (35 %). A hand-made position whose piles are not
+    complete search with its moves in the reverse order (deal first, at most
+    DEAL_FIRST_NODES positions within 5 %), then the first complete search again with
+    every second left. A hand-made position whose piles are not
     single runs: a best-first search over a restricted move set (5 %, wins only), then the
     plain depth-first search over the piles."""
     t0 = core.clock()
@@ -254,10 +258,10 @@ def search(position: Position, budget: float | None, max_nodes: int | None) -> R
         # unbounded: its fixed beams
         (partial(abstract_beams, position), RAIL_PROBE_PHASE, beams_end, None),
         (
-            complete_search(position, deal_first=True).run,
+            partial(_capped, complete_search(position, deal_first=True), DEAL_FIRST_NODES),
             beams_end,
             beams_end + RAIL_DEAL_FIRST_PHASE,
-            PROBE_NODES,
+            DEAL_FIRST_NODES,
         ),
     ]
     for run, start, end, unbounded_cap in phases:
@@ -274,6 +278,11 @@ def search(position: Position, budget: float | None, max_nodes: int | None) -> R
     rest.nodes += nodes
     rest.seconds = core.clock() - t0
     return rest
+
+
+def _capped(search: DepthFirst, most: int, budget: float | None, max_nodes: int | None) -> Result:
+    """One run of ``search`` of at most ``most`` positions."""
+    return search.run(budget, most if max_nodes is None else min(max_nodes, most))
 
 
 def runs_only(position: Position) -> bool:
