@@ -307,8 +307,10 @@ def complete_search(position: Position, deal_first: bool = False) -> DepthFirst:
     only loses its top cards, which leaves the cards forced by the cards below unchanged.
 
     ``deal_first``: the moves of each position in the reverse order (:class:`DealFirst`).
-    The order changes only which positions come first: the search still expands every
-    position it reaches that the lock does not reject, so it is as complete either way."""
+    Whatever the order, the search expands every position it reaches that the lock does
+    not reject, so it is as complete either way (the counts differ a little: a position
+    reached both by a deal and by another move is lock-tested only if a deal reaches it
+    first)."""
     fam = DealFirst(position.rules) if deal_first else RailAbstract(position.rules)
     locked = fam.locked_ahead
 
