@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from test_solver import brute_force, build, replays_to_win
@@ -15,7 +15,7 @@ from solitaire import STOCK, WASTE, Move, Position
 from solitaire.cards import RANKS, SUITS
 from solitaire.rules import GAMES
 from solitaire.solver import UNKNOWN, UNWINNABLE, WINNABLE, solve
-from solitaire.solver.core import DEAL
+from solitaire.solver.core import DEAL, Result
 from solitaire.solver.rail import abstract_search, complete_search, lock
 from solitaire.solver.rail.beams import BEAM_WEIGHTS, abstract_beam, abstract_beams
 from solitaire.solver.rail.lock import (
@@ -497,11 +497,18 @@ def with_brute_force(positions: list[Position]) -> Iterator[tuple[Position, bool
         yield position, truth
 
 
-def check_against_brute_force(positions: list[Position]) -> tuple[int, int, int]:
-    """The complete multiset search (with the waste-lock tests) and the plain engine search
-    agree on each position; every position the tests call locked is lost; winning lines
-    replay. Counts: won, lost, locked at the start (``locked_ahead``). Positions too big
-    for the brute force are skipped."""
+def multiset_search(position: Position) -> Result:
+    """The complete multiset search with 20 s."""
+    return abstract_search(position, 20, None)
+
+
+def check_against_brute_force(
+    positions: list[Position], search: Callable[[Position], Result] = multiset_search
+) -> tuple[int, int, int]:
+    """``search`` (by default the complete multiset search, with the waste-lock tests) and
+    the plain engine search agree on each position; every position the tests call locked is
+    lost; winning lines replay. Counts: won, lost, locked at the start (``locked_ahead``).
+    Positions too big for the brute force are skipped."""
     won = lost = locked = 0
     for position, truth in with_brute_force(positions):
         fam = RailAbstract(position.rules)
@@ -509,7 +516,7 @@ def check_against_brute_force(positions: list[Position]) -> tuple[int, int, int]
         if fam.locked_ahead(root):
             locked += 1
             assert truth is False
-        result = abstract_search(position, 20, None)
+        result = search(position)
         assert result.result == (WINNABLE if truth else UNWINNABLE)
         if truth:
             won += 1
@@ -631,16 +638,9 @@ def test_deal_first_search_matches_brute_force_on_random_small_positions() -> No
     rnd = random.Random(7)
     positions = [random_small_position(rnd) for _ in range(30)]
     positions += [kings_over_queens(rnd) for _ in range(30)]
-    won = lost = 0
-    for position, truth in with_brute_force(positions):
-        result = complete_search(position, deal_first=True).run(20, None)
-        assert result.result == (WINNABLE if truth else UNWINNABLE)
-        if truth:
-            won += 1
-            assert result.line is not None
-            assert replays_to_win(position, result.line)
-        else:
-            lost += 1
+    won, lost, _ = check_against_brute_force(
+        positions, lambda position: complete_search(position, deal_first=True).run(20, None)
+    )
     assert won > 10
     assert lost > 3
 
