@@ -184,7 +184,7 @@ export async function fetchOk(url) {
 }
 
 /* The bytes of a gzip file; as they are when a server already decoded them (Content-Encoding). */
-async function gunzip(data) {
+export async function gunzip(data) {
   if (data[0] !== 0x1f || data[1] !== 0x8b) return data;
   const stream = new Blob([data]).stream().pipeThrough(new DecompressionStream("gzip"));
   return new Uint8Array(await new Response(stream).arrayBuffer());

@@ -14,14 +14,12 @@
    The cache is named after the Pyodide version (a snapshot only restores into the same build);
    the snapshots of other versions are deleted here. Posts "saved" or "failed" to the page;
    failing is harmless (the next visit simply boots normally, or from the build's snapshot), so
-   it is only reported with console.info. Names must match pyodide-boot.mjs. */
-import { loadPyodide, version } from "../vendor/pyodide/pyodide.mjs";
+   it is only reported with console.info. */
+import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
+/* Shared with the page's interpreter module (which starts nothing when imported in a worker). */
+import { CACHE_NAME, KEY, STDLIB_URL, fetchOk, gunzip } from "./pyodide-boot.mjs";
 
 const INDEX_URL = new URL("../vendor/pyodide/", import.meta.url).href;
-const CACHE_NAME = `pyodide-snapshot-${version}`;
-const KEY = `${INDEX_URL}memory-snapshot`;
-/* The trimmed standard library, as the page's (pyodide-boot.mjs STDLIB_URL). */
-const STDLIB_URL = `${INDEX_URL}python_stdlib_trimmed.zip`;
 
 async function makeSnapshot() {
   const py = await loadPyodide({
@@ -32,14 +30,9 @@ async function makeSnapshot() {
   return py.makeMemorySnapshot();
 }
 
-/* The build's snapshot, unpacked; as it comes when a server already decoded it. */
+/* The build's snapshot, unpacked. */
 async function buildSnapshot(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  const data = new Uint8Array(await response.arrayBuffer());
-  if (data[0] !== 0x1f || data[1] !== 0x8b) return data;
-  const stream = new Blob([data]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+  return gunzip(new Uint8Array(await (await fetchOk(url)).arrayBuffer()));
 }
 
 async function store(snapshot) {
