@@ -156,7 +156,11 @@ def play_by_click(page: Page, game: Game, move: Move) -> None:
 def drag(
     page: Page, source: PileRef | str, index: int, target: PileRef | str, steps: int = 8
 ) -> None:
-    """Press on a card's visible strip, move over the target pile's top card, release."""
+    """Press on a card's visible strip, move over the target pile's top card, release.
+
+    Cards still gliding (a group gliding home after a drop) are waited for first: a box read
+    mid-glide is stale by the time of the press, which would then land on another card."""
+    wait_still(page)
     box = card(page, source, index).bounding_box()
     assert box is not None
     x0, y0 = box["x"] + box["width"] / 2, box["y"] + 6

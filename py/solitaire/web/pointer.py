@@ -82,7 +82,10 @@ class PointerInput:
             return
         was_dragging = controller.ui.drag is not None
         if not was_dragging:
+            # cards still moving are put in place first: the drag measures the pressed card's
+            # box, which must be its home, not a point of a glide back from a refused drop
             self.flush()
+            self.view.clear_returning()
         offset = controller.gestures.pointer_move(
             int(ev.pointerId), float(ev.clientX), float(ev.clientY)
         )
