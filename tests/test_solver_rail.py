@@ -663,3 +663,61 @@ def test_deal_first_search_wins_deals_the_usual_order_misses() -> None:
     assert result.result == WINNABLE
     assert result.line is not None
     assert replays_to_win(Position.deal_of("double-rail", 91), result.line)
+
+
+# --------------------------------------------------------------------------- searches in turns
+
+
+def in_turns(position: Position, turn: int) -> Result:
+    """The usual order and the deal-first order taking turns of ``turn`` positions, each
+    skipping what the other has proved lost (the solver's last phase)."""
+    first, deal_first = complete_search(position), complete_search(position, deal_first=True)
+    first.partners, deal_first.partners = [deal_first], [first]
+    for n in range(100_000):
+        result = (deal_first, first)[n % 2].run(None, turn)
+        if result.result != UNKNOWN:
+            return result
+    raise AssertionError("no answer")
+
+
+def test_searches_in_turns_match_brute_force_on_random_small_positions() -> None:
+    """Turns of a few positions, so that each search often resumes under positions the other
+    has finished since (its stack is cut there): still the plain engine search's answer on
+    every small position, and winning lines that replay."""
+    rnd = random.Random(7)
+    positions = [random_small_position(rnd) for _ in range(30)]
+    positions += [kings_over_queens(rnd) for _ in range(30)]
+
+    def both(position: Position) -> Result:
+        small, larger = in_turns(position, 3), in_turns(position, 17)
+        assert small.result == larger.result
+        assert larger.line is None or replays_to_win(position, larger.line)
+        return small
+
+    won, lost, _ = check_against_brute_force(positions, both)
+    assert won > 10
+    assert lost > 3
+
+
+def test_searches_in_turns_share_their_proofs() -> None:
+    """Deal 20 (lost): the two orders alone need 5 370 positions and more each; in turns
+    of 500 they prove it in barely more than the smaller of the two, not in their sum;
+    without sharing, in more."""
+    position = Position.deal_of("double-rail", 20)
+    alone = [complete_search(position, deal_first=d).run(None, None) for d in (False, True)]
+    assert all(r.result == UNWINNABLE for r in alone)
+    least = min(r.nodes for r in alone)
+
+    def total(shared: bool) -> int:
+        first, deal_first = complete_search(position), complete_search(position, deal_first=True)
+        if shared:
+            first.partners, deal_first.partners = [deal_first], [first]
+        for n in range(1000):
+            result = (deal_first, first)[n % 2].run(None, 500)
+            if result.result != UNKNOWN:
+                assert result.result == UNWINNABLE
+                return first.nodes + deal_first.nodes
+        raise AssertionError("no answer")
+
+    assert total(True) <= least * 1.1
+    assert total(False) > least * 1.5

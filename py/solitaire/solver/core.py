@@ -301,10 +301,21 @@ class DepthFirst:
         self.stack: list[list[Any]] = [[fam.moves(root), 0, root]]
         #: the answer once found (a later run repeats it)
         self.answer: Result | None = None
+        #: other searches of the same position and family whose finished positions this one
+        #: skips (:meth:`finished_keys`), so that searches taking turns share their proofs
+        self.partners: list[DepthFirst] = []
         if fam.won(root):
             self.answer = self._win(autos)
         elif dead is not None and dead(None, root):
             self.answer = Result(UNWINNABLE, 1, 0.0)
+
+    def finished_keys(self) -> tuple[set[Any], set[Any]]:
+        """(seen, on the stack): between two runs, every position seen and not on the stack
+        is proved lost. The move graphs searched here are acyclic, so a position's successor
+        that was seen before is never one of its ancestors (the positions on the stack): it
+        was expanded to the end, or rejected by ``dead``, and no win was found under it."""
+        key = self.fam.key
+        return self.seen, {key(frame[2]) for frame in self.stack}
 
     def _win(self, line: list[IMove]) -> Result:
         if self.realise is not None:
@@ -330,6 +341,14 @@ class DepthFirst:
         moves_of, apply, autoplay, key, won = fam.moves, fam.apply, fam.autoplay, fam.key, fam.won
         seen = self.seen
         add = seen.add
+        others = [p.finished_keys() for p in self.partners]
+        if others:
+            # positions of the stack that a partner has proved lost since: leave them
+            for j in range(1, len(stack)):
+                k = key(stack[j][2])
+                if any(k in s and k not in busy for s, busy in others):
+                    del stack[j:], path[j:]
+                    break
         while stack:
             frame = stack[-1]
             ms = frame[0]
@@ -348,6 +367,9 @@ class DepthFirst:
                 return self._report(WINNABLE, t0)
             k = key(st)
             if k in seen:
+                continue
+            if others and any(k in s and k not in busy for s, busy in others):
+                add(k)  # proved lost by a partner
                 continue
             add(k)
             nodes += 1

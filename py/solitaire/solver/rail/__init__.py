@@ -194,26 +194,25 @@ FAMILY = Rail
 
 # How the budget is shared: a short complete search first (it decides positions whose
 # waste locks soon, e.g. deals 19 and 20 in 2 069 and 5 370 positions), then a portfolio
-# of beam searches over tableau multisets (they find wins only), a second complete search
-# that deals first, then the first complete search again with the rest. A hand-made position whose
-# piles are not single runs gets the restricted best-first search over the piles, then the
-# plain depth-first search.
+# of beam searches over tableau multisets (they find wins only), then two complete searches
+# in turns, the first one resumed and one that deals first, with the rest. A hand-made
+# position whose piles are not single runs gets the restricted best-first search over the
+# piles, then the plain depth-first search.
 # Measured at 60 s CPU over deals 1-150 (docs/solver.md): every deal proved lost needed at
 # most 22 s of complete search (deal 6), while the beams went on winning deals up to 32 s
 # into their share (54, 61, 132, 135 at 24-32 s of beams; nothing more in 50 s). So the
-# beams get 55 % (33 s of 60), the complete search 5 % first and the last 35 % (24 s in all;
-# 40 % before the deal-first phase).
+# beams get 55 % (33 s of 60), the complete searches 5 % first and the last 40 %.
 # A longer first phase (10 %) delays every win of the beams (median decided deal at 60 s:
 # 6.1 s against 3.2 s).
 RAIL_PROBE_PHASE = 0.05
-# A second complete search, its moves in the reverse order (deal first), after the beams:
-# it wins at once some deals every other phase misses (91 and 136 in 0.2 s, unknown at 60 s
-# before), and most others not at all, so it gets a short share, taken from the last phase;
-# after the beams, so that they keep their share and their timing. It stops after
-# DEAL_FIRST_NODES positions (91 and 136 take 3 341 and 5 375, ~0.2 s), and the last phase
-# gets every second left: a 5 % share cost deal 358's proof at 60 s on a slower machine.
-RAIL_DEAL_FIRST_PHASE = 0.05
-DEAL_FIRST_NODES = 10_000
+# After the beams, two complete searches take turns: the first one (resumed) and one whose
+# positions list their moves in the reverse order (deal first). The deal-first order wins at
+# once some deals that every other phase misses (91 and 136 in 0.2 s, unknown at 60 s
+# before), and each search skips the positions the other has proved lost
+# (``DepthFirst.partners``), so taking turns costs a lost deal's proof next to nothing:
+# deal 430 in 243 818 positions instead of 243 779 (358: 467 198 / 467 168). Turns are
+# counted in positions, so that where a search stands does not depend on the machine.
+RAIL_TURN_NODES = 20_000
 RAIL_BEAM_PHASE = 0.55
 RAIL_FIRST_PHASE = 0.05
 #: The first complete search's node cap when neither a budget nor a node cap is given.
@@ -222,12 +221,12 @@ PROBE_NODES = 50_000
 
 def search(position: Position, budget: float | None, max_nodes: int | None) -> Result:
     """Over tableau multisets: the complete search (:func:`abstract_search`, 5 % of the
-    budget), beam searches (:func:`abstract_beams`, 55 %: they can only find wins), the
-    complete search with its moves in the reverse order (deal first, at most
-    DEAL_FIRST_NODES positions within 5 %), then the first complete search again with
-    every second left. A hand-made position whose piles are not
-    single runs: a best-first search over a restricted move set (5 %, wins only), then the
-    plain depth-first search over the piles."""
+    budget), beam searches (:func:`abstract_beams`, 55 %: they can only find wins), then
+    that complete search and a second one with its moves in the reverse order (deal first)
+    in turns of RAIL_TURN_NODES positions, each skipping what the other proved lost, with
+    every second left. A hand-made position whose piles are not single runs: a best-first
+    search over a restricted move set (5 %, wins only), then the plain depth-first search
+    over the piles."""
     t0 = core.clock()
     nodes = 0
 
@@ -257,12 +256,6 @@ def search(position: Position, budget: float | None, max_nodes: int | None) -> R
         (complete.run, 0.0, RAIL_PROBE_PHASE, PROBE_NODES),
         # unbounded: its fixed beams
         (partial(abstract_beams, position), RAIL_PROBE_PHASE, beams_end, None),
-        (
-            partial(_capped, complete_search(position, deal_first=True), DEAL_FIRST_NODES),
-            beams_end,
-            beams_end + RAIL_DEAL_FIRST_PHASE,
-            DEAL_FIRST_NODES,
-        ),
     ]
     for run, start, end, unbounded_cap in phases:
         r = run(
@@ -273,16 +266,22 @@ def search(position: Position, budget: float | None, max_nodes: int | None) -> R
             r.nodes = nodes
             r.seconds = core.clock() - t0
             return r
-    # the complete search goes on from where the first phase stopped
-    rest = complete.run(share(1.0), None if max_nodes is None else max(max_nodes - nodes, 1))
-    rest.nodes += nodes
-    rest.seconds = core.clock() - t0
-    return rest
-
-
-def _capped(search: DepthFirst, most: int, budget: float | None, max_nodes: int | None) -> Result:
-    """One run of ``search`` of at most ``most`` positions."""
-    return search.run(budget, most if max_nodes is None else min(max_nodes, most))
+    # the first complete search goes on from where it stopped, taking turns with the other
+    deal_first = complete_search(position, deal_first=True)
+    complete.partners, deal_first.partners = [deal_first], [complete]
+    turn = 0
+    while True:
+        left = None if max_nodes is None else max(max_nodes - nodes, 1)
+        r = (deal_first, complete)[turn % 2].run(
+            share(1.0), RAIL_TURN_NODES if left is None else min(RAIL_TURN_NODES, left)
+        )
+        nodes += r.nodes
+        turn += 1
+        out_of_budget = budget is not None and share(1.0) == 0.0
+        if r.result != UNKNOWN or out_of_budget or (left is not None and r.nodes >= left):
+            r.nodes = nodes
+            r.seconds = core.clock() - t0
+            return r
 
 
 def runs_only(position: Position) -> bool:
