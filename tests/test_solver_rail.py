@@ -668,15 +668,17 @@ def test_deal_first_search_wins_deals_the_usual_order_misses() -> None:
 # --------------------------------------------------------------------------- searches in turns
 
 
-def in_turns(position: Position, turn: int) -> Result:
+def in_turns(position: Position, turn: int, shared: bool = True) -> tuple[Result, int]:
     """The usual order and the deal-first order taking turns of ``turn`` positions, each
-    skipping what the other has proved lost (the solver's last phase)."""
+    skipping what the other has proved lost (the solver's last phase) unless not ``shared``:
+    the answer and the positions both searched."""
     first, deal_first = complete_search(position), complete_search(position, deal_first=True)
-    first.partners, deal_first.partners = [deal_first], [first]
+    if shared:
+        first.partners, deal_first.partners = [deal_first], [first]
     for n in range(100_000):
         result = (deal_first, first)[n % 2].run(None, turn)
         if result.result != UNKNOWN:
-            return result
+            return result, first.nodes + deal_first.nodes
     raise AssertionError("no answer")
 
 
@@ -689,7 +691,7 @@ def test_searches_in_turns_match_brute_force_on_random_small_positions() -> None
     positions += [kings_over_queens(rnd) for _ in range(30)]
 
     def both(position: Position) -> Result:
-        small, larger = in_turns(position, 3), in_turns(position, 17)
+        (small, _), (larger, _) = in_turns(position, 3), in_turns(position, 17)
         assert small.result == larger.result
         assert larger.line is None or replays_to_win(position, larger.line)
         return small
@@ -709,15 +711,9 @@ def test_searches_in_turns_share_their_proofs() -> None:
     least = min(r.nodes for r in alone)
 
     def total(shared: bool) -> int:
-        first, deal_first = complete_search(position), complete_search(position, deal_first=True)
-        if shared:
-            first.partners, deal_first.partners = [deal_first], [first]
-        for n in range(1000):
-            result = (deal_first, first)[n % 2].run(None, 500)
-            if result.result != UNKNOWN:
-                assert result.result == UNWINNABLE
-                return first.nodes + deal_first.nodes
-        raise AssertionError("no answer")
+        result, nodes = in_turns(position, 500, shared)
+        assert result.result == UNWINNABLE
+        return nodes
 
     assert total(True) <= least * 1.1
     assert total(False) > least * 1.5

@@ -342,11 +342,14 @@ class DepthFirst:
         seen = self.seen
         add = seen.add
         others = [p.finished_keys() for p in self.partners]
+
+        def lost_elsewhere(k: Any) -> bool:
+            return any(k in s and k not in busy for s, busy in others)
+
         if others:
             # positions of the stack that a partner has proved lost since: leave them
             for j in range(1, len(stack)):
-                k = key(stack[j][2])
-                if any(k in s and k not in busy for s, busy in others):
+                if lost_elsewhere(key(stack[j][2])):
                     del stack[j:], path[j:]
                     break
         while stack:
@@ -368,7 +371,7 @@ class DepthFirst:
             k = key(st)
             if k in seen:
                 continue
-            if others and any(k in s and k not in busy for s, busy in others):
+            if others and lost_elsewhere(k):
                 add(k)  # proved lost by a partner
                 continue
             add(k)

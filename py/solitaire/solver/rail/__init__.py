@@ -8,6 +8,7 @@ lock; :mod:`.beams` the beam searches.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from functools import partial
 
@@ -206,9 +207,9 @@ FAMILY = Rail
 # 6.1 s against 3.2 s).
 RAIL_PROBE_PHASE = 0.05
 # After the beams, two complete searches take turns: the first one (resumed) and one whose
-# positions list their moves in the reverse order (deal first). The deal-first order wins at
-# once some deals that every other phase misses (91 and 136 in 0.2 s, unknown at 60 s
-# before), and each search skips the positions the other has proved lost
+# positions list their moves in the reverse order (deal first). The deal-first order wins
+# some deals that every other phase misses within 60 s (91 and 136 in 0.2 s, 432 and 103 in
+# 111 092 and 324 233 positions), and each search skips the positions the other has proved lost
 # (``DepthFirst.partners``), so taking turns costs a lost deal's proof next to nothing:
 # deal 430 in 243 818 positions instead of 243 779 (358: 467 198 / 467 168). Turns are
 # counted in positions, so that where a search stands does not depend on the machine.
@@ -269,14 +270,13 @@ def search(position: Position, budget: float | None, max_nodes: int | None) -> R
     # the first complete search goes on from where it stopped, taking turns with the other
     deal_first = complete_search(position, deal_first=True)
     complete.partners, deal_first.partners = [deal_first], [complete]
-    turn = 0
+    turns = itertools.cycle((deal_first, complete))
     while True:
         left = None if max_nodes is None else max(max_nodes - nodes, 1)
-        r = (deal_first, complete)[turn % 2].run(
+        r = next(turns).run(
             share(1.0), RAIL_TURN_NODES if left is None else min(RAIL_TURN_NODES, left)
         )
         nodes += r.nodes
-        turn += 1
         out_of_budget = budget is not None and share(1.0) == 0.0
         if r.result != UNKNOWN or out_of_budget or (left is not None and r.nodes >= left):
             r.nodes = nodes
