@@ -12,9 +12,11 @@ from ui_helpers import (
     dom_piles,
     drag,
     engine_piles,
+    far_refusal,
     find_deal,
     first_move,
     play_by_click,
+    slow_animations,
     tableau_move,
     tableau_moves,
     wait_table,
@@ -210,3 +212,30 @@ def wait_table_snapshot(page: Page, want: dict[str, list[str]]) -> None:
             return
         page.wait_for_timeout(50)
     assert dom_piles(page) == want
+
+
+def test_a_card_grabbed_while_it_glides_home_drops_where_it_is_dragged(page: Page) -> None:
+    """A refused drop far from home, then at once (while the group still glides back) its
+    card grabbed where it is and moved by the way from its home to a legal pile: it lands
+    there. The drop is judged from the card's home, where the dragged card is drawn, not
+    from the point of the glide where it was grabbed."""
+    open_game(page, "russian", DEAL)
+    game = Game.new("russian", DEAL)
+    position = game.position
+    move, far = far_refusal(position)
+    source, index = move.source, len(position.pile(move.source)) - move.count
+    home = card(page, source, index).bounding_box()
+    target = card(page, move.target, -1).bounding_box()
+    assert home is not None
+    assert target is not None
+    slow_animations(page, 0.1)  # the glide home takes 2 s; the page cuts it at 320 ms
+    drag(page, source, index, far)
+    glide = card(page, source, index).bounding_box()  # at once: somewhere on the way home
+    assert glide is not None
+    x, y = glide["x"] + glide["width"] / 2, glide["y"] + 6
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + target["x"] - home["x"], y + target["y"] - home["y"], steps=6)
+    page.mouse.up()
+    game.play(move)
+    wait_table(page, game.position)

@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import Locator, Page
 
 from solitaire import Game, Move, Position, card_name
-from solitaire.piles import PileRef
+from solitaire.piles import TABLEAU, PileRef
 from solitaire.web.layout import layout
 
 #: The page's localStorage keys (py/solitaire/web/store.py) for the site served at the root:
@@ -72,6 +72,14 @@ def wait_table(page: Page, position: Position, timeout: float = 8.0) -> None:
         page.wait_for_timeout(50)
         got = dom_piles(page)
     wait_still(page)
+
+
+def slow_animations(page: Page, rate: float) -> None:
+    """Play the page's animations and CSS transitions at ``rate`` times their speed (CDP), so
+    that a card caught mid-glide is still where it was read when the pointer gets there."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Animation.enable")
+    cdp.send("Animation.setPlaybackRate", {"playbackRate": rate})
 
 
 def wait_still(page: Page) -> None:
@@ -184,6 +192,24 @@ def first_move(position: Position, want: Any) -> Move:
         if want(move):
             return move
     raise AssertionError("no such move in this deal")
+
+
+def far_refusal(position: Position) -> tuple[Move, PileRef]:
+    """A legal tableau move and the tableau pile farthest from its source, on the side away
+    from its target, where the same cards may not go: a refused drop there glides home a long
+    way, and a pointer taking the cards from there by the way from home to the target stays
+    on the screen."""
+    return max(
+        (
+            (m, TABLEAU[i])
+            for m in position.legal_moves()
+            if m.target.kind == "tableau"
+            for i in range(len(position.tableau))
+            if (i - m.source.index) * (m.target.index - m.source.index) < 0
+            and position.why_illegal(Move(m.source, TABLEAU[i], m.count)) is not None
+        ),
+        key=lambda pair: abs(pair[1].index - pair[0].source.index),
+    )
 
 
 def tableau_moves(position: Position) -> list[Move]:
