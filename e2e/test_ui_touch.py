@@ -1,7 +1,8 @@
 """The page on a phone, played with fingers: real touch events (CDP ``Input.dispatchTouchEvent``)
 in a 390x844 mobile, touch-enabled context, for every game. Finger drags of a card and of a
-group, an illegal finger drop, one-tap moves (and a second tap for the next place), a
-double-tap to a foundation, and the double-tap that must not be one; the layout: every face-up
+group, an illegal finger drop, a card taken again while it glides home, one-tap moves (and a
+second tap for the next place), a double-tap to a foundation, and the double-tap that must not
+be one; the layout: every face-up
 card shows at least 36 px at the deal, nothing scrolls, and the card size never changes while
 a deal is played, on the phone and on a desktop screen."""
 
@@ -18,11 +19,13 @@ from ui_helpers import (
     KEY_SETTINGS,
     card,
     dom_piles,
+    far_refusal,
     game_key,
     measure_table,
     pile_el,
     saved_doc,
     seed_storage,
+    slow_animations,
     wait_still,
     wait_table,
 )
@@ -187,6 +190,43 @@ def test_illegal_finger_drop_glides_back_and_says_why(phone_page: Page, game_id:
     assert dom_piles(page) == before
     assert page.locator("#st-moves").inner_text() == "0"
     assert page.evaluate("window.buzzes") == [30]
+
+
+def test_a_card_taken_by_the_finger_while_it_glides_home_lands_where_it_is_dragged(
+    phone_page: Page,
+) -> None:
+    """A refused finger drop far from home, then at once (while the group still glides back)
+    the finger takes its card where it is and moves it by the way from its home to a legal
+    pile: it lands there (the drop is judged from the card's home, as with the mouse)."""
+    page = phone_page
+    game = Game.new("russian", 1)
+    open_game(page, "russian", 1)
+    position = game.position
+    move, far = far_refusal(position)
+    index = len(position.pile(move.source)) - move.count
+    home = card(page, move.source, index).bounding_box()
+    target = card(page, move.target, -1).bounding_box()
+    assert home is not None
+    assert target is not None
+    x0, y0 = strip_point(page, move.source, index)
+    x1, y1 = pile_point(page, far)
+    cdp = finger(page)  # one session for both: the second press must come within 320 ms
+    slow_animations(page, 0.1)  # the glide home takes 2 s; the page cuts it at 320 ms
+    touch(cdp, "touchStart", x0, y0)
+    for k in range(1, 11):
+        touch(cdp, "touchMove", x0 + (x1 - x0) * k / 10, y0 + (y1 - y0) * k / 10)
+    touch(cdp, "touchEnd", x1, y1)
+    glide = card(page, move.source, index).bounding_box()  # at once: on the way home
+    assert glide is not None
+    x, y = glide["x"] + glide["width"] / 2, glide["y"] + 6
+    dx, dy = target["x"] - home["x"], target["y"] - home["y"]
+    touch(cdp, "touchStart", x, y)
+    for k in range(1, 7):
+        touch(cdp, "touchMove", x + dx * k / 6, y + dy * k / 6)
+    touch(cdp, "touchEnd", x + dx, y + dy)
+    cdp.detach()
+    game.play(move)
+    wait_table(page, game.position)
 
 
 # ----------------------------------------------------------------------------- taps
