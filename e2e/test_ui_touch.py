@@ -2,14 +2,14 @@
 in a 390x844 mobile, touch-enabled context, for every game. Finger drags of a card and of a
 group, an illegal finger drop, a card taken again while it glides home, one-tap moves (and a
 second tap for the next place), a double-tap to a foundation, and the double-tap that must not
-be one; the layout: every face-up
-card shows at least 36 px at the deal, nothing scrolls, and the card size never changes while
-a deal is played, on the phone and on a desktop screen."""
+be one; the layout: every face-up card shows at least 36 px at the deal, nothing scrolls, and
+the card size never changes while a deal is played, on the phone and on a desktop screen."""
 
 from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -65,17 +65,33 @@ def pile_point(page: Page, pile: Any) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 40)
 
 
-def finger_drag(page: Page, source: Any, index: int, target: Any, steps: int = 10) -> None:
-    cdp = finger(page)
-    x0, y0 = strip_point(page, source, index)
-    x1, y1 = pile_point(page, target)
+def slide(
+    cdp: CDPSession,
+    x0: float,
+    y0: float,
+    x1: float,
+    y1: float,
+    steps: int,
+    halfway: Callable[[], None] | None = None,
+) -> None:
+    """A finger down at (x0, y0), moved in ``steps`` equal steps to (x1, y1), lifted there;
+    ``halfway`` is called once half the steps are done."""
     touch(cdp, "touchStart", x0, y0)
     for k in range(1, steps + 1):
         touch(cdp, "touchMove", x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps)
-        if k == steps // 2:
-            # the group follows the finger
-            assert page.locator("#board .card.dragging").count() >= 1
+        if k == steps // 2 and halfway is not None:
+            halfway()
     touch(cdp, "touchEnd", x1, y1)
+
+
+def finger_drag(page: Page, source: Any, index: int, target: Any, steps: int = 10) -> None:
+    def group_follows() -> None:
+        assert page.locator("#board .card.dragging").count() >= 1
+
+    cdp = finger(page)
+    x0, y0 = strip_point(page, source, index)
+    x1, y1 = pile_point(page, target)
+    slide(cdp, x0, y0, x1, y1, steps, group_follows)
     cdp.detach()
 
 
@@ -212,18 +228,11 @@ def test_a_card_taken_by_the_finger_while_it_glides_home_lands_where_it_is_dragg
     x1, y1 = pile_point(page, far)
     cdp = finger(page)  # one session for both: the second press must come within 320 ms
     slow_animations(page, 0.1)  # the glide home takes 2 s; the page cuts it at 320 ms
-    touch(cdp, "touchStart", x0, y0)
-    for k in range(1, 11):
-        touch(cdp, "touchMove", x0 + (x1 - x0) * k / 10, y0 + (y1 - y0) * k / 10)
-    touch(cdp, "touchEnd", x1, y1)
+    slide(cdp, x0, y0, x1, y1, 10)
     glide = card(page, move.source, index).bounding_box()  # at once: on the way home
     assert glide is not None
     x, y = glide["x"] + glide["width"] / 2, glide["y"] + 6
-    dx, dy = target["x"] - home["x"], target["y"] - home["y"]
-    touch(cdp, "touchStart", x, y)
-    for k in range(1, 7):
-        touch(cdp, "touchMove", x + dx * k / 6, y + dy * k / 6)
-    touch(cdp, "touchEnd", x + dx, y + dy)
+    slide(cdp, x, y, x + target["x"] - home["x"], y + target["y"] - home["y"], 6)
     cdp.detach()
     game.play(move)
     wait_table(page, game.position)
