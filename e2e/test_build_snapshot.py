@@ -1,10 +1,12 @@
 """The build's memory snapshot (tools/make_boot_snapshot.mjs, build_site.BOOT_SNAPSHOT_FILE): a
 first visit restores the interpreter from it (``data-boot="build-snapshot"``) and plays, with no
-background snapshot; reseeded, so two visits deal differently; a corrupted one is ignored and
-the page starts CPython normally, with no console error."""
+background snapshot; reseeded, so two visits deal differently; one a server sends already
+unpacked is restored too; a corrupted or cut-short one is ignored and the page starts CPython
+normally, with no console error."""
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
@@ -49,11 +51,40 @@ def test_first_visit_boots_from_the_build_snapshot_and_plays(page: Page, watch: 
     watch.assert_clean()  # no console error, no page error
 
 
-def test_corrupted_build_snapshot_falls_back_to_a_normal_start(page: Page, watch: Watch) -> None:
-    junk = bytes((i * 7919) & 255 for i in range(1 << 20))
+def build_snapshot_bytes(site_dir: Path) -> bytes:
+    return next((site_dir / "vendor" / "pyodide").glob("boot-snapshot-*")).read_bytes()
+
+
+def test_a_build_snapshot_sent_unpacked_is_restored(
+    page: Page, watch: Watch, site_dir: Path
+) -> None:
+    """A server (or proxy) that decodes the .bin.gz on the way: the page inflates only a gzip
+    stream, and takes other bytes as they are."""
+    unpacked = gzip.decompress(build_snapshot_bytes(site_dir))
+
+    def decoded(route: Route) -> None:
+        route.fulfill(status=200, body=unpacked, content_type="application/octet-stream")
+
+    page.route(SNAPSHOT_URLS, decoded)
+    open_game(page, "russian", 1)
+    assert boot_kind(page) == "build-snapshot"
+    assert dom_piles(page) == engine_piles(Game.new("russian", 1).position)
+    watch.assert_clean()
+
+
+@pytest.mark.parametrize("damage", ["junk", "cut short"])
+def test_corrupted_build_snapshot_falls_back_to_a_normal_start(
+    page: Page, watch: Watch, site_dir: Path, damage: str
+) -> None:
+    """Junk (not gzip at all), or a gzip stream that ends halfway (a download cut short)."""
+    if damage == "junk":
+        body = bytes((i * 7919) & 255 for i in range(1 << 20))
+    else:
+        packed = build_snapshot_bytes(site_dir)
+        body = packed[: len(packed) // 2]
 
     def garbage(route: Route) -> None:
-        route.fulfill(status=200, body=junk, content_type="application/octet-stream")
+        route.fulfill(status=200, body=body, content_type="application/octet-stream")
 
     page.route(SNAPSHOT_URLS, garbage)
     open_game(page, "russian", 1)
