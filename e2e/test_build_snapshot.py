@@ -51,6 +51,28 @@ def test_first_visit_boots_from_the_build_snapshot_and_plays(page: Page, watch: 
     watch.assert_clean()  # no console error, no page error
 
 
+def test_the_build_snapshot_is_asked_for_once_the_wasm_is_under_way(
+    page: Page, watch: Watch
+) -> None:
+    """Told the snapshot's size, Pyodide compiles, instantiates and links the wasm without it;
+    the page asks for the snapshot only once a quarter of the wasm is in, so that the wasm ends
+    first and that work overlaps the snapshot's download."""
+    open_game(page, "russian", 1)
+    assert boot_kind(page) == "build-snapshot"
+    times = page.evaluate(
+        """() => {
+        const start = (part) => performance.getEntriesByType("resource")
+            .find((e) => e.name.includes(part)).startTime;
+        const mark = (name) => performance.getEntriesByName(name)[0]?.startTime ?? null;
+        return {wasm: start("/pyodide.asm.wasm"), snapshot: start("/boot-snapshot-"),
+                asked: mark("pyodide-boot:snapshot-fetch"), started: mark("pyodide-boot:started")};
+    }"""
+    )
+    assert times["asked"] is not None, times
+    assert times["wasm"] < times["asked"] <= times["snapshot"] < times["started"], times
+    watch.assert_clean()
+
+
 def build_snapshot_bytes(site_dir: Path) -> bytes:
     return next((site_dir / "vendor" / "pyodide").glob("boot-snapshot-*")).read_bytes()
 

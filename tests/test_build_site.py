@@ -346,9 +346,32 @@ def test_pyodide_makes_no_shared_memory_at_load() -> None:
     assert old not in shipped
     assert shipped.count(new) == 1
     assert shipped.count("shared:!0") == 1  # the only shared memory, now inside the sleep
-    assert build_site.patch_pyodide("pyodide.mjs", b"shared:!0", 16) == b"shared:!0"
+    assert build_site.patch_pyodide("pyodide-lock.json", b"shared:!0", 16) == b"shared:!0"
     with pytest.raises(build_site.BuildError, match="PYODIDE_SLEEP_PATCH"):
         build_site.patch_pyodide(target, b"var io=1;", 16)
+
+
+def test_the_loader_takes_the_build_snapshot_size_instead_of_waiting_for_its_bytes() -> None:
+    loader = ROOT / "node_modules" / "pyodide" / "pyodide.mjs"
+    if not loader.exists():
+        pytest.skip("node_modules/pyodide is not installed")
+    shipped = build_site.patch_pyodide("pyodide.mjs", loader.read_bytes(), 16).decode("utf-8")
+    for _old, new in build_site.PYODIDE_LOADER_PATCHES:
+        assert shipped.count(new) == 1
+    assert shipped.count("_snapshotSize") == 4  # asked for, sized from, checked, reported
+    with pytest.raises(build_site.BuildError, match="PYODIDE_LOADER_PATCHES"):
+        build_site.patch_pyodide("pyodide.mjs", b"export {};", 16)
+
+
+def test_the_boot_module_gets_the_build_snapshot_url_and_size() -> None:
+    text = f"{build_site.BOOT_SNAPSHOT_LINE}\n{build_site.BOOT_SNAPSHOT_SIZE_LINE}\n"
+    stamped = build_site.stamp_boot_snapshot(text, "./vendor/pyodide/s.bin.gz", 31_457_408)
+    assert stamped == (
+        'const BOOT_SNAPSHOT = "./vendor/pyodide/s.bin.gz";\nconst BOOT_SNAPSHOT_SIZE = 31457408;\n'
+    )
+    assert build_site.stamp_boot_snapshot(text, None, 31_457_408) == text  # no snapshot
+    unsized = build_site.stamp_boot_snapshot(text, "./s.bin.gz")
+    assert build_site.BOOT_SNAPSHOT_SIZE_LINE in unsized  # Pyodide then waits for the bytes
 
 
 def test_the_snapshot_preloads_only_modules_that_touch_no_browser_module() -> None:

@@ -177,6 +177,30 @@ PYODIDE_SNAPSHOT_PATCHES = (
         ),
     ),
 )
+#: Pyodide's loader awaits a snapshot's bytes before it instantiates the wasm (it sizes the
+#: memory from them), so the wasm's streaming compile, its instantiation and Pyodide's linking
+#: wait for the whole snapshot download. Given ``_snapshotSize`` (the build's snapshot: its size
+#: is known), the patched loader sizes the memory from it, instantiates at once and awaits the
+#: bytes only to restore them; a snapshot of another size is refused (the page then starts
+#: CPython). Without ``_snapshotSize`` (the page's own snapshots, the workers') nothing changes.
+PYODIDE_LOADER_PATCHES = (
+    (
+        "async function ke(e,t){if(!e._loadSnapshot)return;",
+        (
+            "async function ke(e,t){if(!e._loadSnapshot)return;if(e._snapshotSize){"
+            "t.noInitialRun=!0,t.INITIAL_MEMORY=e._snapshotSize;"
+            "let p=Promise.resolve(e._loadSnapshot).then(n=>{"
+            "let i=ArrayBuffer.isView(n)?n:new Uint8Array(n);"
+            "if(i.length!==e._snapshotSize)throw new Error("
+            "`snapshot of ${i.length} bytes, not ${e._snapshotSize}`);return i});"
+            "return p.catch(()=>{}),{later:p}}"
+        ),
+    ),
+    (
+        "s=await ke(t,n),r=await Re(i,n);",
+        "s=await ke(t,n),r=await Re(i,n);if(s&&s.later)s=await s.later;",
+    ),
+)
 #: web/pyodide-boot.mjs holds this line; the build writes the ``info`` of the vendored
 #: ``pyodide-lock.json`` into it, so that the page gives Pyodide its package index (that info,
 #: no package: the page loads none) instead of Pyodide fetching the lock file at start.
@@ -185,6 +209,9 @@ LOCKFILE_INFO_LINE = "const LOCKFILE_INFO = null;"
 #: snapshot it made (BOOT_SNAPSHOT_FILE), which the page restores on a first visit instead of
 #: starting CPython (docs/performance.md, "Build-time snapshot").
 BOOT_SNAPSHOT_LINE = "const BOOT_SNAPSHOT = null;"
+#: ...and into this one its size unpacked, which lets Pyodide instantiate the wasm before the
+#: snapshot's bytes are in (PYODIDE_LOADER_PATCHES).
+BOOT_SNAPSHOT_SIZE_LINE = "const BOOT_SNAPSHOT_SIZE = null;"
 #: The build's memory snapshot (tools/make_boot_snapshot.mjs, run by Node with the vendored
 #: Pyodide): named after the Pyodide version, since only that build can restore it. Encoded
 #: (tools/snapshot_codec.py) and gzipped (-9: 31 MB -> ~3.3 MB, mostly zeros), unpacked by the
@@ -719,7 +746,18 @@ def patch_pyscript_core(name: str, data: bytes) -> bytes:
 
 def patch_pyodide(name: str, data: bytes, data_end: int) -> bytes:
     """Pyodide file ``name`` as shipped: PYODIDE_SLEEP_PATCH and PYODIDE_SNAPSHOT_PATCHES (for
-    a wasm whose data segments end at ``data_end``) applied to pyodide.asm.mjs."""
+    a wasm whose data segments end at ``data_end``) applied to pyodide.asm.mjs,
+    PYODIDE_LOADER_PATCHES to pyodide.mjs."""
+    if name == "pyodide.mjs":
+        loader = data.decode("utf-8")
+        for old, new in PYODIDE_LOADER_PATCHES:
+            if loader.count(old) != 1:
+                raise BuildError(
+                    f"PYODIDE_LOADER_PATCHES do not apply to {name}: check where this Pyodide's "
+                    f"loadPyodide awaits a snapshot ({old!r})"
+                )
+            loader = loader.replace(old, new)
+        return loader.encode("utf-8")
     target, old, new = PYODIDE_SLEEP_PATCH
     if name != target:
         return data
@@ -751,11 +789,15 @@ def stamp_boot_module(text: str, lock: dict[str, object]) -> str:
     return text.replace(LOCKFILE_INFO_LINE, f"const LOCKFILE_INFO = {value};")
 
 
-def stamp_boot_snapshot(text: str, url: str | None) -> str:
-    """web/pyodide-boot.mjs with the site URL of the build's snapshot (None: it has none)."""
+def stamp_boot_snapshot(text: str, url: str | None, size: int | None = None) -> str:
+    """web/pyodide-boot.mjs with the site URL of the build's snapshot (None: it has none) and
+    its size unpacked (None: unknown; Pyodide then waits for its bytes to size the memory)."""
     if url is None or BOOT_SNAPSHOT_LINE not in text:
         return text
-    return text.replace(BOOT_SNAPSHOT_LINE, f"const BOOT_SNAPSHOT = {json.dumps(url)};")
+    text = text.replace(BOOT_SNAPSHOT_LINE, f"const BOOT_SNAPSHOT = {json.dumps(url)};")
+    if size is not None:
+        text = text.replace(BOOT_SNAPSHOT_SIZE_LINE, f"const BOOT_SNAPSHOT_SIZE = {int(size)};")
+    return text
 
 
 def make_boot_snapshot(
@@ -1244,7 +1286,8 @@ def _assemble(
     if boot_module.is_file():
         lock = json.loads((pyodide / "pyodide-lock.json").read_text(encoding="utf-8"))
         text = stamp_boot_module(boot_module.read_text(encoding="utf-8"), lock)
-        text = stamp_boot_snapshot(text, f"./{snapshot}" if snapshot else None)
+        size = len(gzip.decompress((out / snapshot).read_bytes())) if snapshot else None
+        text = stamp_boot_snapshot(text, f"./{snapshot}" if snapshot else None, size)
         boot_module.write_text(text, encoding="utf-8")
     if stdlib_note:
         print(f"build_site: warning: {stdlib_note}", file=sys.stderr)

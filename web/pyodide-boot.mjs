@@ -25,13 +25,15 @@
 
    First visit: the build also makes such a snapshot (tools/make_boot_snapshot.mjs, in Node) and
    writes its URL into BOOT_SNAPSHOT; with no snapshot in Cache Storage the page restores that
-   one, fetched while Pyodide's own files download, and needs no second interpreter: the same
+   one, fetched once a quarter of the wasm is in (Pyodide, told the snapshot's size, compiles,
+   instantiates and links the wasm meanwhile), and needs no second interpreter: the same
    worker keeps the build's snapshot, unpacked, for later visits.
 
    Markers on <html> for tests and benchmarks: data-boot="snapshot|build-snapshot|fresh" (how
    this page's interpreter started), data-snapshot="saved|failed" (the background snapshot's
    outcome); and performance marks "pyodide-boot:start", "pyodide-boot:restore" (a snapshot was
-   found), "pyodide-boot:started" (Pyodide is up) and "pyodide-boot:ready" (files written); on
+   found), "pyodide-boot:snapshot-fetch" (the build's snapshot is asked for),
+   "pyodide-boot:started" (Pyodide is up) and "pyodide-boot:ready" (files written); on
    the page each is also dispatched at once as the event "pyodide-boot" (detail: the name), which
    the loading screen's text follows (web/boot.js). */
 import * as pyodide from "../vendor/pyodide/pyodide.mjs";
@@ -58,6 +60,10 @@ const LOCKFILE_INFO = null;
 /* The site URL of the build's memory snapshot, written here by tools/build_site.py; null: none
    (unbuilt, or the build could not make one). */
 const BOOT_SNAPSHOT = null;
+/* Its size unpacked, written by the build too: given to Pyodide (`_snapshotSize`, a loader
+   patch of the build's), the wasm is compiled and instantiated while the snapshot still
+   downloads, instead of after (docs/performance.md, "Build-time snapshot"). */
+const BOOT_SNAPSHOT_SIZE = null;
 /* The page's fetch, before watchDownloads() wraps it: the build's snapshot may fail to load
    without failing the start. */
 const pageFetch = globalThis.fetch;
@@ -190,6 +196,95 @@ export async function gunzip(data) {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
+/* The bytes of a gzip response, inflated while they arrive; as they are when the server
+   already decoded them. */
+export async function gunzipResponse(response) {
+  const reader = response.body.getReader();
+  let head = new Uint8Array(0); // at least the two bytes that tell a gzip stream
+  let done = false;
+  while (head.length < 2 && !done) {
+    const chunk = await reader.read();
+    done = chunk.done;
+    if (!done) {
+      const joined = new Uint8Array(head.length + chunk.value.length);
+      joined.set(head);
+      joined.set(chunk.value, head.length);
+      head = joined;
+    }
+  }
+  const body = new ReadableStream({
+    start(controller) {
+      if (head.length) controller.enqueue(head);
+      if (done) controller.close();
+    },
+    async pull(controller) {
+      const chunk = await reader.read();
+      if (chunk.done) controller.close();
+      else controller.enqueue(chunk.value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+  const gzipped = head[0] === 0x1f && head[1] === 0x8b;
+  const stream = gzipped ? body.pipeThrough(new DecompressionStream("gzip")) : body;
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/* When armed (a first visit restoring the build's snapshot), its `resolve` is called once
+   SNAPSHOT_AFTER_WASM_BYTES of pyodide.asm.wasm (or all of it) have reached the page: the
+   instantiateStreaming wrapper of watchDownloads() passes the wasm's body through a stream that
+   counts it. Not the wasm's resource timing entry: its observer would run only after the
+   compile's long task, with the link idle meanwhile; nor a clone of the response read on the
+   side: the compile then reads a teed body, and the page was ready ~1 s later. */
+let wasmArrival = null;
+/* The snapshot's download starts once this much of the wasm (9.6 MB unpacked) has arrived: the
+   two then share the link for most of the time, and the wasm still ends well before the
+   snapshot (at 10 Mbit/s ~0.7 s before, the time its compile's end, instantiation and
+   Pyodide's linking take on a phone), so that this work overlaps the snapshot's download. */
+const SNAPSHOT_AFTER_WASM_BYTES = 2_400_000;
+let watching = false; // watchDownloads() runs: its instantiateStreaming wrapper counts the wasm
+
+/* Armed only while the wrapper runs, and only where a service worker will serve later visits:
+   Chromium keeps the wasm's compiled code only for a response with a URL, which the counting
+   stream's response has not (later visits, restored from Cache Storage, are not counted).
+   Resolved also when the compile settles (a body that was not counted) and after 60 s at most,
+   so that the snapshot is never left unfetched. */
+function armWasmArrival() {
+  let resolve = null;
+  const promise = new Promise((ok) => {
+    resolve = ok;
+  });
+  wasmArrival = { resolve };
+  setTimeout(resolve, 60_000);
+  return promise;
+}
+
+function countWasm(response) {
+  const arrival = wasmArrival;
+  if (!arrival || !response?.ok || !response.body || !response.url.endsWith("/pyodide.asm.wasm")) {
+    return response;
+  }
+  wasmArrival = null;
+  let received = 0;
+  const counter = new TransformStream({
+    transform(chunk, controller) {
+      received += chunk.length;
+      if (received >= SNAPSHOT_AFTER_WASM_BYTES) arrival.resolve();
+      controller.enqueue(chunk);
+    },
+    flush: () => arrival.resolve(),
+  });
+  const counted = new Response(response.body.pipeThrough(counter), {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+  // web/boot.js tells the loading screen's step by the compiled response's URL
+  Object.defineProperty(counted, "url", { value: response.url });
+  return counted;
+}
+
 /* [name, bytes] of each regular file of a ustar archive (as tools/build_site.py tar_gz writes). */
 export function untar(bytes) {
   const text = new TextDecoder();
@@ -274,13 +369,22 @@ async function start(config) {
   }
   if (BOOT_SNAPSHOT && typeof document === "object" && !linkTooSlowForSnapshot()) {
     try {
-      const bytes = pageFetch(new URL(BOOT_SNAPSHOT, SITE_URL)).then((response) => {
-        if (!response.ok) throw new Error(`HTTP ${response.status}`);
-        return response.arrayBuffer();
-      });
-      const snapshot = bytes.then((data) => gunzip(new Uint8Array(data))); // a .bin.gz
+      // With its size known, Pyodide compiles, instantiates and links the wasm without the
+      // snapshot; the snapshot's download starts once a quarter of the wasm is in, so that the
+      // wasm ends first and that work is done while the snapshot still downloads (inflated as
+      // it arrives). Without it, both start at once.
+      const count = BOOT_SNAPSHOT_SIZE && watching && "serviceWorker" in navigator;
+      const after = count ? armWasmArrival() : Promise.resolve();
+      after.then(() => bootMark("pyodide-boot:snapshot-fetch"));
+      const snapshot = after
+        .then(() => pageFetch(new URL(BOOT_SNAPSHOT, SITE_URL)))
+        .then((response) => {
+          if (!response.ok) throw new Error(`HTTP ${response.status}`);
+          return gunzipResponse(response); // a .bin.gz
+        });
       snapshot.catch(() => {}); // reported by loadPyodide
-      const py = await pyodide.loadPyodide({ ...config, _loadSnapshot: snapshot });
+      const size = BOOT_SNAPSHOT_SIZE ? { _snapshotSize: BOOT_SNAPSHOT_SIZE } : {};
+      const py = await pyodide.loadPyodide({ ...config, _loadSnapshot: snapshot, ...size });
       py.runPython("import random; random.seed()"); // as above
       mark("boot", "build-snapshot");
       // kept as it is unpacked, so that a later visit restores it at once, with no download
@@ -330,6 +434,7 @@ function watchDownloads() {
   const fail = (url, reason) => report(new DownloadFailed(url, reason));
   const pageFetch = globalThis.fetch;
   const compile = WebAssembly.instantiateStreaming;
+  watching = Boolean(compile);
   globalThis.fetch = function (input, init) {
     const result = pageFetch.call(this, input, init);
     const url = new URL(input instanceof Request ? input.url : String(input), SITE_URL).href;
@@ -343,7 +448,13 @@ function watchDownloads() {
   };
   if (compile) {
     WebAssembly.instantiateStreaming = function (source, imports) {
-      const result = compile.call(this, source, imports);
+      const arrival = wasmArrival;
+      const counted = arrival ? Promise.resolve(source).then(countWasm) : source;
+      const result = compile.call(this, counted, imports);
+      result.then(
+        () => arrival?.resolve(),
+        () => arrival?.resolve(),
+      );
       Promise.resolve(source).then(
         (response) => result.catch((err) => fail(response.url, String(err.message || err))),
         () => {}, // the fetch wrapper reports that
@@ -352,6 +463,9 @@ function watchDownloads() {
     };
   }
   function stop() {
+    wasmArrival?.resolve(); // never left waiting
+    wasmArrival = null;
+    watching = false;
     globalThis.fetch = pageFetch;
     if (compile) WebAssembly.instantiateStreaming = compile;
   }
