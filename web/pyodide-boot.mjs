@@ -189,15 +189,8 @@ export async function fetchOk(url) {
   return response;
 }
 
-/* The bytes of a gzip file; as they are when a server already decoded them (Content-Encoding). */
-export async function gunzip(data) {
-  if (data[0] !== 0x1f || data[1] !== 0x8b) return data;
-  const stream = new Blob([data]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
-}
-
 /* The bytes of a gzip response, inflated while they arrive; as they are when the server
-   already decoded them. */
+   already decoded them (Content-Encoding). */
 export async function gunzipResponse(response) {
   const reader = response.body.getReader();
   let head = new Uint8Array(0); // at least the two bytes that tell a gzip stream
@@ -229,6 +222,11 @@ export async function gunzipResponse(response) {
   const gzipped = head[0] === 0x1f && head[1] === 0x8b;
   const stream = gzipped ? body.pipeThrough(new DecompressionStream("gzip")) : body;
   return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/* The bytes of a gzip file already in memory, as gunzipResponse() unpacks a download. */
+export function gunzip(data) {
+  return gunzipResponse(new Response(data));
 }
 
 /* When armed (a first visit restoring the build's snapshot), its `resolve` is called once
@@ -449,13 +447,13 @@ function watchDownloads() {
   if (compile) {
     WebAssembly.instantiateStreaming = function (source, imports) {
       const arrival = wasmArrival;
-      const counted = arrival ? Promise.resolve(source).then(countWasm) : source;
-      const result = compile.call(this, counted, imports);
+      const answer = Promise.resolve(source);
+      const result = compile.call(this, arrival ? answer.then(countWasm) : source, imports);
       result.then(
         () => arrival?.resolve(),
         () => arrival?.resolve(),
       );
-      Promise.resolve(source).then(
+      answer.then(
         (response) => result.catch((err) => fail(response.url, String(err.message || err))),
         () => {}, // the fetch wrapper reports that
       );

@@ -17,7 +17,7 @@
    it is only reported with console.info. */
 import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
 /* Shared with the page's interpreter module (which starts nothing when imported in a worker). */
-import { CACHE_NAME, KEY, STDLIB_URL, fetchOk, gunzip } from "./pyodide-boot.mjs";
+import { CACHE_NAME, KEY, STDLIB_URL, fetchOk, gunzipResponse } from "./pyodide-boot.mjs";
 
 const INDEX_URL = new URL("../vendor/pyodide/", import.meta.url).href;
 
@@ -32,7 +32,7 @@ async function makeSnapshot() {
 
 /* The build's snapshot, unpacked. */
 async function buildSnapshot(url) {
-  return gunzip(new Uint8Array(await (await fetchOk(url)).arrayBuffer()));
+  return gunzipResponse(await fetchOk(url));
 }
 
 async function store(snapshot) {
