@@ -169,6 +169,10 @@ addEventListener('py:progress', (e) => { window.__bench.marks[e.detail] = perfor
 new PerformanceObserver((list) => {
   for (const e of list.getEntries()) window.__bench.marks[e.name] = e.startTime;
 }).observe({ type: 'mark', buffered: true });
+// and the first paints (first-paint, first-contentful-paint)
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) window.__bench.marks[e.name] = e.startTime;
+}).observe({ type: 'paint', buffered: true });
 addEventListener('error', (e) => { window.__bench.errors.push(String(e.message)); });
 // resolved once <html data-app> leaves "loading" (wait_ready awaits it)
 window.__bench.settled = new Promise((resolve) => { window.__bench.settle = resolve; });

@@ -8,6 +8,7 @@ import dataclasses
 import hashlib
 import json
 import re
+import shutil
 import sys
 import tarfile
 from html.parser import HTMLParser
@@ -162,7 +163,7 @@ def test_the_parts_keep_the_placeholders_indentation() -> None:
     html = (
         "<title>S: <!-- build: game short names --></title><meta content="
         '"<!-- build: game names -->">\n<select>\n    <!-- build: game options -->\n</select>\n'
-        "  <!-- build: rules tabs -->\n<!-- build: rules -->\n"
+        "  <!-- build: rules tabs -->\n<!-- build: rules -->\n<!-- build: first tables -->\n"
     )
     one = list(GAMES.values())[:1]
     out = build_site.render_page(html, one)
@@ -178,8 +179,10 @@ def test_the_parts_keep_the_placeholders_indentation() -> None:
 
 def _source_root(tmp_path: Path, index: str) -> Path:
     root = tmp_path / "src"
-    root.mkdir()
+    (root / "web" / "winnable").mkdir(parents=True)
     (root / "index.html").write_text(index, encoding="utf-8")
+    name = f"{build_site.DEFAULT_GAME}.json"  # the first-visit tables' deals
+    shutil.copy(ROOT / "web" / "winnable" / name, root / "web" / "winnable" / name)
     return root
 
 

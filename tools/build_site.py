@@ -41,6 +41,7 @@ import html
 import io
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -52,13 +53,17 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 # The game table: solitaire.rules of this checkout (standard library only, like this script).
 if str(ROOT / "py") not in sys.path:
     sys.path.insert(0, str(ROOT / "py"))
+from solitaire.position import Position  # noqa: E402
 from solitaire.rules import GAMES, GameRules  # noqa: E402
+from solitaire.web.controller import DEFAULT_GAME  # noqa: E402
+from solitaire.web.markup import table_preview  # noqa: E402
 
 if str(ROOT / "tools") not in sys.path:
     sys.path.insert(0, str(ROOT / "tools"))
@@ -606,7 +611,12 @@ PAGE_PARTS = {
     "game options": "the game list: an <option> per game in <select id=game-select>",
     "rules tabs": "a rules-of button per game in the rules dialog's tabs",
     "rules": "a <section data-rules=ID> per game in the rules dialog",
+    "first tables": "the first-visit tables web/table-preview.js paints before Python starts",
 }
+#: How many first-visit tables index.html carries (one is painted, at random): deals of the
+#: page's default game from its list of proved-winnable deals, drawn with the release as
+#: the seed. Each is ~23 KB of HTML, ~0.8 KB gzip in the page.
+FIRST_TABLES = 4
 _PLACEHOLDER = re.compile(r"<!-- build: ([^>]*?) -->")
 #: RulesText's inline marks, in the order they are read.
 _INLINE_MARKS = (("**", "b"), ("*", "i"), ("^", "sup"))
@@ -670,8 +680,43 @@ def rules_section(game: GameRules) -> list[str]:
     return [*lines, "</section>"]
 
 
-def page_parts(games: Iterable[GameRules]) -> dict[str, list[str]]:
-    """PAGE_PARTS' HTML (lines) for ``games``, in their order."""
+def first_tables(
+    winnable_dir: Path, release: str, count: int = FIRST_TABLES
+) -> list[dict[str, Any]]:
+    """The first-visit tables (``markup.table_preview`` documents, without a release: they
+    come with the page): ``count`` deals of the default game drawn from its proved-winnable
+    list (``web/winnable/<game>.json``) with ``release`` as the seed, dealt and drawn by the
+    engine and the page's own markup code, so that the cards are those Python then deals."""
+    path = winnable_dir / f"{DEFAULT_GAME}.json"
+    try:
+        deals = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise BuildError(
+            f"{path}: the default game's winnable deals cannot be read ({error})"
+        ) from error
+    if not isinstance(deals, list) or len(deals) < count:
+        raise BuildError(f"{path}: fewer than {count} winnable deals")
+    chosen = random.Random(release or "dev").sample(deals, count)
+    tables = []
+    for deal in chosen:
+        doc = table_preview(Position.deal_of(DEFAULT_GAME, deal), deal, 0, 0.0, {}, "")
+        del doc["release"]
+        tables.append(doc)
+    return tables
+
+
+def first_tables_html(tables: list[dict[str, Any]]) -> list[str]:
+    """The first-visit tables as a JSON data block (not run: the Content-Security-Policy
+    allows it), with ``</`` escaped so that no text in it can end the element."""
+    data = json.dumps(tables, separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/")
+    return [f'<script type="application/json" id="first-tables">{data}</script>']
+
+
+def page_parts(
+    games: Iterable[GameRules], tables: list[dict[str, Any]] | None = None
+) -> dict[str, list[str]]:
+    """PAGE_PARTS' HTML (lines) for ``games``, in their order; ``tables``: the first-visit
+    tables (none when None)."""
     table = list(games)
     if not table:
         raise BuildError("solitaire.rules.GAMES is empty")
@@ -690,12 +735,19 @@ def page_parts(games: Iterable[GameRules]) -> dict[str, list[str]]:
             for g, s in zip(table, short, strict=True)
         ],
         "rules": [line for g in table for line in rules_section(g)],
+        "first tables": first_tables_html(tables or []),
     }
 
 
-def render_page(text: str, games: Iterable[GameRules], page: str = "index.html") -> str:
-    """``text`` (index.html) with every PAGE_PARTS placeholder filled from ``games``."""
-    for name, lines in page_parts(games).items():
+def render_page(
+    text: str,
+    games: Iterable[GameRules],
+    page: str = "index.html",
+    tables: list[dict[str, Any]] | None = None,
+) -> str:
+    """``text`` (index.html) with every PAGE_PARTS placeholder filled from ``games`` (and
+    the first-visit ``tables``)."""
+    for name, lines in page_parts(games, tables).items():
         mark = f"<!-- build: {name} -->"
         found = text.count(mark)
         if found != 1:
@@ -1176,11 +1228,11 @@ def build(
     index = root / "index.html"
     if require_index and not index.is_file():
         raise BuildError("index.html is missing")
-    page = (
-        stamp_release(render_page(index.read_text(encoding="utf-8"), GAMES.values()), release)
-        if index.is_file()
-        else None
-    )
+    page = None
+    if index.is_file():
+        tables = first_tables(root / "web" / "winnable", release)
+        text = render_page(index.read_text(encoding="utf-8"), GAMES.values(), tables=tables)
+        page = stamp_release(text, release)
     _check_pins(root)
     if not (root / "web" / "sw.js").is_file():
         raise BuildError("web/sw.js is missing")

@@ -105,7 +105,7 @@ class App:
             lambda ev: self.act(self.controller.address_changed, str(window.location.hash)),
         )
         listen(document, "visibilitychange", self.on_visibility)
-        listen(window, "pagehide", lambda ev: self.persist())
+        listen(window, "pagehide", lambda ev: self.leave())
         listen(window, "storage", self.on_storage)
         # the clock stands still while a dialog is open (any dialog's open attribute)
         self._dialogs_watch = js.MutationObserver.new(self._proxy(self.on_dialogs))
@@ -124,7 +124,11 @@ class App:
             self.view.animate_enabled = False
         self.controller.coarse_pointer = bool(window.matchMedia("(pointer: coarse)").matches)
         self.apply_settings()
-        self.act(self.controller.boot, str(window.location.hash))
+        board = self.board_el  # web/table-preview.js marks a first-visit table it painted
+        shown = None
+        if board.getAttribute("data-preview") == "first":
+            shown = (str(board.getAttribute("data-game")), str(board.getAttribute("data-deal")))
+        self.act(self.controller.boot, str(window.location.hash), shown)
         js.setInterval(self._proxy(self.on_tick), 1000)
         by_id("btn-hint").hidden = False
         by_id("btn-hint").disabled = False
@@ -291,6 +295,13 @@ class App:
             self.act(self.controller.tabs.follow_game)
         self.messages.save_problem(self.controller.store.problem())
 
+    def leave(self) -> None:
+        """The page is hidden or left: save the game, and keep the table for the next
+        visit's first paint (web/table-preview.js)."""
+        self.persist()
+        meta = document.querySelector('meta[name="release"]')
+        self.controller.keep_table(str(meta.content) if meta else "")
+
     def on_storage(self, ev: Any) -> None:
         """Another tab of this origin wrote to localStorage."""
         key = ev.key
@@ -336,7 +347,7 @@ class App:
     def on_visibility(self, ev: Any) -> None:
         if str(document.visibilityState) == "hidden":
             self.controller.hidden()
-            self.persist()
+            self.leave()
         else:
             self.controller.shown_again()
             self.act(self.controller.tabs.follow_game)

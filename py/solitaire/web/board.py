@@ -36,6 +36,7 @@ from ..position import Position
 from ..rules import GameRules
 from .faces import face_html
 from .layout import Layout, layout
+from .markup import board_html, board_vars
 from .text import pile_label
 
 MOVE_MS = 230
@@ -46,11 +47,6 @@ FLIP_STALE_MS = 500
 
 def _obj(value: Any) -> Any:
     return to_js(value, dict_converter=Object.fromEntries)
-
-
-def _attr(text: str) -> str:
-    """``text`` as a double-quoted HTML attribute value."""
-    return text.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
 
 
 class _Proxies(dict[Any, Any]):
@@ -133,28 +129,19 @@ class BoardView:
         self.flip_turned.clear()
 
         self.order = table.order
-        # The whole board is one HTML string, parsed by one innerHTML write (a call into JS
-        # per element and per attribute cost ~10 ms at start for 104 cards), drawn as
-        # ``render`` would draw ``position`` on an empty board; then one querySelectorAll per
-        # kind gives the elements, in document order (piles in ``order``, cards bottom to top).
-        piles = {pile: self._pile_html(pile, position) for pile in self.order}
-        top_html = "".join(
-            '<div class="pile gap" aria-hidden="true"></div>' if pile is None else piles[pile]
-            for pile in table.top_slots
-        )
-        tableau_html = "".join(piles[pile] for pile in table.tableau)
-        # The card size depends on the screen and the game only (web/style.css): the pile
-        # sizes it is planned for, and the rows of the side columns of a landscape phone.
+        # The whole board is one HTML string (markup.py), parsed by one innerHTML write (a
+        # call into JS per element and per attribute cost ~10 ms at start for 104 cards),
+        # drawn as ``render`` would draw ``position`` on an empty board; then one
+        # querySelectorAll per kind gives the elements, in document order (piles in
+        # ``order``, cards bottom to top).
+        for pile in self.order:
+            self._record(pile, position)
+        # The card size depends on the screen and the game only (web/style.css).
         style = self.el_style
-        style.setProperty("--cols", str(table.cols))
-        style.setProperty("--tcols", str(len(table.tableau)))
-        style.setProperty("--pd", str(rules.card_plan[0]))
-        style.setProperty("--pu", str(rules.card_plan[1]))
-        style.setProperty("--siderows", str((len(table.top) + 1) // 2))
+        for name, value in board_vars(rules).items():
+            style.setProperty(name, value)
         self.el.dataset.game = rules.id
-        self.el.innerHTML = (
-            f'<div class="row top">{top_html}</div><div class="row tableau">{tableau_html}</div>'
-        )
+        self.el.innerHTML = board_html(position)
         to_array = getattr(js.Array, "from")
         pile_list = to_array(self.el.querySelectorAll("[data-pile]")).to_py(depth=1)
         self.pile_els.update(zip(self.order, pile_list, strict=True))
@@ -162,44 +149,16 @@ class BoardView:
         order = [c for name in self.order for c in self.shown[name]]
         self.card_els.update(zip(order, card_list, strict=True))
 
-    def _pile_html(self, pile: PileRef, position: Position) -> str:
-        """A pile's element with its cards, as ``render`` leaves them (records what it shows)."""
-        kind = pile.kind
+    def _record(self, pile: PileRef, position: Position) -> None:
+        """Note what ``pile`` shows once ``board_html(position)`` is on the board."""
         cards = position.pile(pile)
         down = position.face_down(pile)
-        mark = ""
-        if kind == "foundation":
-            mark = ' data-mark="A"'
-        elif kind == "tableau" and position.rules.empty == "king":
-            mark = ' data-mark="K"'
-        elif kind == "stock":
-            mark = f' data-mark="∅" data-count="{len(cards)}"'
-        head = (
-            f'<div class="pile {kind}" data-pile="{pile}" role="group" tabindex="-1"{mark}'
-            f' style="--nd:{down};--nu:{len(cards) - down}"'
-            f' aria-label="{_attr(pile_label(pile, cards, down))}">'
-        )
-        parts = [head]
         for j, c in enumerate(cards):
-            up = j >= down
-            tag = f'<div class="card" tabindex="-1" aria-roledescription="card" style="--i:{j}"'
-            if up:
-                card = card_name(c)
-                parts.append(
-                    f'{tag} data-card="{card}" data-suit="{card[1]}" role="button"'
-                    f' aria-label="{long_name(c)}">{face_html(c)}</div>'
-                )
-            else:
-                parts.append(
-                    f'{tag} data-face="down" role="img" aria-label="Face-down card"></div>'
-                )
             self.loc[c] = pile
             self.idx[c] = j
-            self.up[c] = up
-        parts.append("</div>")
+            self.up[c] = j >= down
         self.shown[pile] = cards
         self.shown_down[pile] = down
-        return "".join(parts)
 
     # ------------------------------------------------------------------ drawing
 

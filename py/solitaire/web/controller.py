@@ -24,6 +24,7 @@ from .advice import Advice
 from .changes import Changes
 from .gestures import Gestures
 from .layout import Layout, layout
+from .markup import table_preview
 from .state import (
     Announce,
     AutoFinish,
@@ -173,16 +174,24 @@ class Controller:
 
     # ------------------------------------------------------------------ games
 
-    def boot(self, address: str) -> None:
+    def boot(self, address: str, shown: tuple[str, str] | None = None) -> None:
         """Open the game the address names (else the last one played), and say what was
-        wrong with the address or the saved data."""
+        wrong with the address or the saved data.
+
+        ``shown``: the (game, deal) of the first-visit table that web/table-preview.js
+        painted before Python started (``#board``'s data-game and data-deal). A first visit
+        (no game played yet, no address) opens that deal, so that the cards already on the
+        screen are the game's; anything else ignores it."""
         for each in GAMES:  # a damaged entry is reported now, not when it is next needed
             self.store.load_stats(each)
         game_id, deal, problem = parse_hash(address)
         link = game_id is not None and deal is not None
-        self.open_game(
-            game_id or self.store.last_game() or DEFAULT_GAME, deal, boot=True, link=link
-        )
+        last = self.store.last_game()
+        if game_id is None and last is None and shown is not None:
+            first = first_visit_deal(shown)
+            if first is not None and self.store.load_game(first[0]) is None:
+                game_id, deal = first
+        self.open_game(game_id or last or DEFAULT_GAME, deal, boot=True, link=link)
         if problem:
             self.store.notices.insert(0, problem + f" Showing {self.describe_table()} instead.")
         self.show_notices()
@@ -353,6 +362,24 @@ class Controller:
         game = Game(old.game.start, automove=self.settings.automove)
         self.show(Saved(game, old.counted, old.recorded, old.hints, old.abandoned))
         self.changes.done(change, f"Restarted deal {self.game.deal}.")
+
+    def keep_table(self, release: str) -> None:
+        """Keep the table on the screen for the next visit's first paint (``Store.save_table``,
+        web/table-preview.js), with the looks the settings give it."""
+        if not self.loaded:
+            return
+        s = self.settings
+        looks: dict[str, str | bool] = {
+            "back": s.card_back,
+            "table": s.table,
+            "theme": s.theme,
+            "four": s.four_color,
+            "timer": s.show_timer,
+        }
+        game = self.game
+        self.store.save_table(
+            table_preview(game.position, game.deal, game.move_count, game.elapsed, looks, release)
+        )
 
     def persist(self) -> SaveResult | None:
         """Save the game (None: not before a real game is loaded; see ``Store.save_game``)."""
@@ -743,3 +770,13 @@ GLOBAL_KEYS: dict[str, Callable[[Controller], None]] = {
     "N": Controller.new_deal,
     "?": Controller.show_help,
 }
+
+
+def first_visit_deal(shown: tuple[str, str]) -> tuple[str, int] | None:
+    """The (game, deal) of a first-visit table painted before Python (``#board``'s
+    data-game and data-deal, as text), or None when it names no game or no deal."""
+    game_id, deal = shown
+    if game_id not in GAMES or not deal.isdigit() or len(deal) > 10:
+        return None
+    number = int(deal)
+    return (game_id, number) if 1 <= number <= MAX_DEAL else None

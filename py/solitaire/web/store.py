@@ -18,6 +18,9 @@ Every key is ``<scope>solitaire.<name>``, the scope being the directory of the p
   restart, a new or chosen deal or a link replaced it ("Continue deal N")
 - ``stats.<id>``: ``{"played", "won", "streak", "bestStreak": int, "bestTime": float|null,
   "fewestMoves": int|null, "wonWithHints"?: int}``
+- ``table``: the table as the page last showed it (``markup.table_preview``), which
+  ``web/table-preview.js`` paints at the next visit's first paint, before Python starts; only
+  a picture (Python reads nothing from it), rewritten when the page is hidden
 
 Every stored text is measured before it is parsed (``safe_json``). One that cannot be read is
 moved to ``quarantine.<name>`` and a sentence saying so is added to ``Store.notices``; one
@@ -476,6 +479,19 @@ class Store:
 
     def set_last_game(self, game_id: str) -> None:
         self._write("last", {"v": VERSION, "game": game_id})
+
+    # ------------------------------------------------------------- the table preview
+
+    def save_table(self, doc: dict[str, Any]) -> None:
+        """Keep the table shown for the next visit's first paint (``table``). Only a picture:
+        a failed write is not a save problem (the write error stays as the game's save left
+        it); a table that could not be written is removed, so that an older one is not
+        painted instead."""
+        key = self.key("table")
+        try:
+            self.backend.setItem(key, json.dumps(doc, separators=(",", ":"), allow_nan=False))
+        except Exception:
+            self._remove(key)
 
     # ------------------------------------------------------------- games in progress
 
