@@ -2,8 +2,10 @@
  * can be played.
  *
  * Python's start takes seconds (most of a first visit on a phone: docs/performance.md), while
- * the board is only HTML and CSS. So this plain script, run by the parser as soon as #board and
- * the status line exist, paints a table at once:
+ * the board is only HTML and CSS. So this plain script, loaded by index.html's <head> right
+ * after web/boot.js, decides at once whether a table will be shown (<html data-preview>: from
+ * the first paint on, the frame shows and the loading screen is a small panel, so nothing
+ * moves when the cards come) and paints it as soon as the page is parsed:
  * - on a later visit, the table the page showed when it was last hidden (localStorage
  *   "<scope>solitaire.table", written by Python: solitaire.web.markup.table_preview), when it
  *   was written by this release of the page;
@@ -12,10 +14,9 @@
  *   data-preview="first" on #board: Python then deals that very deal (Controller.boot);
  * - for an address that names a game and deal (#game/deal: a link, a reload), only the stored
  *   table of that game and deal (Python opens the saved game then); otherwise none.
- * The app frame is shown but inert (no focus, no clicks) until Python sets
- * <html data-app="ready">, and the loading screen shrinks to its message and moving bar
- * (web/style.css, html[data-preview]). Python's start then writes the same board again, so
- * nothing moves; if it shows another table (another tab played on), that one replaces this.
+ * The app frame is inert (no focus, no clicks) until Python sets <html data-app="ready">.
+ * Python's start then writes the same board again, so nothing moves; if it shows another table
+ * (another tab played on), that one replaces this.
  *
  * Whatever is stored is checked before it is shown (version, release, the shape of each field);
  * anything else is ignored, and the page starts as without this script.
@@ -23,14 +24,12 @@
 (function () {
   "use strict";
   var root = document.documentElement;
-  var board = document.getElementById("board");
-  var app = document.getElementById("app");
   var VERSION = 1;
   var NAME = "solitaire.";
   var MAX_CHARS = 400000;
   var VARS = ["--cols", "--tcols", "--pd", "--pu", "--siderows"];
   var STATUS = ["st-game", "st-game-full", "st-deal", "st-moves", "st-time"];
-  if (!board || !app || root.dataset.app !== "loading") return;
+  if (root.dataset.app !== "loading") return;
   /* The game and deal the address names ("#game/deal", "#game": Python's format_hash), or
    * null for no address; anything else: {} (no table matches it). */
   var named = null;
@@ -59,7 +58,6 @@
   function fit(doc) {
     if (!isObject(doc) || doc.v !== VERSION || typeof doc.game !== "string") return false;
     if (!/^[a-z][a-z-]{0,39}$/.test(doc.game)) return false;
-    if (!document.querySelector('#game-select option[value="' + doc.game + '"]')) return false;
     if (doc.deal !== null && !(typeof doc.deal === "number" && doc.deal >= 1 && doc.deal % 1 === 0)) {
       return false;
     }
@@ -113,7 +111,8 @@
     }
   }
 
-  function paint(doc, kind) {
+  /* Show ``doc`` (a table that fits, of one of the page's games) on the parsed page. */
+  function paint(doc, kind, board, app) {
     board.innerHTML = doc.html;
     for (var i = 0; i < VARS.length; i++) board.style.setProperty(VARS[i], String(doc.vars[VARS[i]]));
     board.setAttribute("data-game", doc.game);
@@ -134,15 +133,7 @@
     var clock = document.getElementById("st-clock");
     if (clock && looks.timer === false) clock.hidden = true;
     app.inert = true;
-    root.dataset.preview = kind;
     performance.mark("table-preview"); // bench/bench_phone.py: when the table was written
-    // Playable once Python says so (or no longer loading: a failed start shows its message).
-    new MutationObserver(function (records, observer) {
-      if (root.dataset.app === "loading") return;
-      observer.disconnect();
-      app.inert = false;
-      delete root.dataset.preview;
-    }).observe(root, { attributes: true, attributeFilter: ["data-app"] });
   }
 
   /* The address opens the stored table's game (a reload, a restored tab), or names nothing. */
@@ -151,11 +142,38 @@
     return named.game === doc.game && (named.deal === null || named.deal === doc.deal);
   }
 
-  var last = lastTable();
-  if (last && opens(last)) {
-    paint(last, "last");
-  } else if (named === null && firstVisit()) {
-    var first = firstTable();
-    if (first) paint(first, "first");
+  /* Run fn once the whole page is parsed: at the end of parsing, before the deferred scripts
+   * (and DOMContentLoaded, which waits for PyScript's module). */
+  function whenParsed(fn) {
+    if (document.readyState !== "loading") return fn();
+    document.addEventListener("readystatechange", function once() {
+      document.removeEventListener("readystatechange", once);
+      fn();
+    });
   }
+
+  var last = lastTable();
+  var kind = last && opens(last) ? "last" : named === null && firstVisit() ? "first" : null;
+  if (!kind) return;
+  root.dataset.preview = kind;
+  // Playable once Python says so (or no longer loading: a failed start shows its message).
+  new MutationObserver(function (records, observer) {
+    if (root.dataset.app === "loading") return;
+    observer.disconnect();
+    var app = document.getElementById("app");
+    if (app) app.inert = false;
+    delete root.dataset.preview;
+  }).observe(root, { attributes: true, attributeFilter: ["data-app"] });
+  whenParsed(function () {
+    if (root.dataset.app !== "loading") return;
+    var board = document.getElementById("board");
+    var app = document.getElementById("app");
+    var doc = kind === "last" ? last : firstTable();
+    var known = doc && document.querySelector('#game-select option[value="' + doc.game + '"]');
+    if (!board || !app || !known) {
+      delete root.dataset.preview; // nothing to show after all: the loading screen as it was
+      return;
+    }
+    paint(doc, kind, board, app);
+  });
 })();
