@@ -125,8 +125,12 @@ def test_a_first_visit_shows_its_deal_before_python(any_page: Page) -> None:
     # still: a press on a card does nothing until the game is ready
     tap_card(page, 30)
     assert dom_piles(page) == want
+    page.evaluate("document.querySelectorAll('#board .card').forEach(c => { c.__shown = 1; })")
     held.release()
     wait_ready(page)
+    # Python's first board kept the elements painted before it (no second parse and paint)
+    kept = "[...document.querySelectorAll('#board .card')].every(c => c.__shown === 1)"
+    assert page.evaluate(kept)
     # Python dealt that very deal: the same cards, where they were; the frame is live now
     assert page.evaluate("document.getElementById('board').dataset.deal") == str(deal)
     assert dom_piles(page) == want
@@ -163,8 +167,11 @@ def test_the_next_visit_shows_the_table_as_it_was_left(any_page: Page) -> None:
     }
     assert dom_piles(page) == engine_piles(game.position)
     expect(page.locator("#st-moves")).to_have_text("1")
+    page.evaluate("document.querySelectorAll('#board .card').forEach(c => { c.__shown = 1; })")
     held.release()
     wait_ready(page)
+    kept = "[...document.querySelectorAll('#board .card')].every(c => c.__shown === 1)"
+    assert page.evaluate(kept)
     assert dom_piles(page) == engine_piles(game.position)
     assert page.evaluate(STATE_JS)["preview"] is None
 

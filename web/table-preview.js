@@ -133,6 +133,9 @@
     var clock = document.getElementById("st-clock");
     if (clock && looks.timer === false) clock.hidden = true;
     app.inert = true;
+    // The HTML written: Python's first board (BoardView.setup) keeps these elements when it
+    // would write the same.
+    window.solitaireShownTable = doc.html;
     performance.mark("table-preview"); // bench/bench_phone.py: when the table was written
   }
 

@@ -141,7 +141,12 @@ class BoardView:
         for name, value in board_vars(rules).items():
             style.setProperty(name, value)
         self.el.dataset.game = rules.id
-        self.el.innerHTML = board_html(position)
+        html = board_html(position)
+        # The table before Python (web/table-preview.js) may already show exactly this board:
+        # then its elements are taken as they are, not parsed, laid out and painted again.
+        if getattr(js.window, "solitaireShownTable", None) != html:
+            self.el.innerHTML = html
+        js.window.solitaireShownTable = None
         to_array = getattr(js.Array, "from")
         pile_list = to_array(self.el.querySelectorAll("[data-pile]")).to_py(depth=1)
         self.pile_els.update(zip(self.order, pile_list, strict=True))
