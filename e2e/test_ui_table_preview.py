@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 from test_ui_loading import HeldStart
 from ui_helpers import (
     SCOPE,
+    card,
     dom_piles,
     engine_piles,
     first_move,
@@ -23,6 +24,7 @@ from ui_helpers import (
     saved_doc,
     seed_storage,
     storage,
+    tableau_move,
     wait_table,
 )
 
@@ -174,6 +176,25 @@ def test_the_next_visit_shows_the_table_as_it_was_left(any_page: Page) -> None:
     assert page.evaluate(kept)
     assert dom_piles(page) == engine_piles(game.position)
     assert page.evaluate(STATE_JS)["preview"] is None
+
+
+def test_the_table_kept_from_before_python_plays_by_keyboard(page: Page) -> None:
+    page.add_init_script(PREVIEW_RECORDER)
+    page.goto("./", wait_until="domcontentloaded")
+    wait_ready(page)
+    assert page.evaluate("window.__previews") == ["HTML:first"]
+    game = Game.new("russian", int(page.evaluate("document.getElementById('board').dataset.deal")))
+    move = tableau_move(game.position)
+    card(page, move.source, len(game.position.pile(move.source)) - move.count).focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#board .card.selected")).to_have_count(move.count)
+    key = "ArrowRight" if move.target.index > move.source.index else "ArrowLeft"
+    for _ in range(abs(move.target.index - move.source.index)):
+        page.keyboard.press(key)
+    page.keyboard.press("Enter")
+    game.play(move)
+    wait_table(page, game.position)
+    expect(page.locator("#st-moves")).to_have_text("1")
 
 
 def test_a_link_shows_no_preview(page: Page) -> None:
