@@ -12,13 +12,14 @@
  *   then offers "Update", saves the game and calls window.solitaireApplyUpdate(), which posts
  *   {type: "skip-waiting"} to the waiting worker and reloads the page once it has taken over
  *   (controllerchange): the new version starts from the saved game.
- * - window.solitaireFirstInstall(ms): undefined, unless this page is a first visit whose service
- *   worker is installing (known once the registration has answered); then a promise of whether
- *   the new worker took over the page (sw.js: clients.claim) within `ms`. The solver's worker
- *   waits for it before its background start, so that it may keep its memory snapshot for the
- *   next visit (py/solitaire/web/app.py, docs/performance.md "First hint"). Everywhere else
- *   (return visits, no service workers, ?nosw, blocked registration) it is undefined at once
- *   and nothing waits.
+ * - window.solitaireFirstInstall(ms): undefined, unless this page is registering its service
+ *   worker with no worker controlling it yet (a first visit, until the registration answers
+ *   whether a first install is under way); then a promise of whether the new worker took over
+ *   the page (sw.js: clients.claim) within `ms` (false at once when the registration says it is
+ *   no first install). The solver's worker waits for it before its background start, so that
+ *   it may keep its memory snapshot for the next visit (py/solitaire/web/app.py,
+ *   docs/performance.md "First hint"). Everywhere else (return visits, no service workers,
+ *   ?nosw, before the page is ready) it is undefined and nothing waits.
  */
 (() => {
   "use strict";
@@ -75,18 +76,27 @@
     if (started) return;
     started = true;
     // Resolved against the page URL: the worker lives at the site root (scope: whole site).
-    sw.register("./sw.js")
-      .then((registration) => {
-        watchUpdates(registration);
-        const installing = registration && registration.installing;
-        if (!installing || registration.active || sw.controller) return;
-        firstInstall = new Promise((resolve) => {
-          sw.addEventListener("controllerchange", () => resolve(true), { once: true });
-          installing.addEventListener("statechange", () => {
-            if (installing.state === "redundant") resolve(false); // the install failed
+    const registering = sw.register("./sw.js");
+    if (!sw.controller) {
+      // No worker controls this page: it may be a first install. Known only once the
+      // registration answers, so whoever asks meanwhile waits for that answer too (else the
+      // solver's worker could start by a race before it, and keep no snapshot).
+      firstInstall = registering.then(
+        (registration) => {
+          const installing = registration && registration.installing;
+          if (!installing || registration.active || sw.controller) return false;
+          return new Promise((resolve) => {
+            sw.addEventListener("controllerchange", () => resolve(true), { once: true });
+            installing.addEventListener("statechange", () => {
+              if (installing.state === "redundant") resolve(false); // the install failed
+            });
           });
-        });
-      })
+        },
+        () => false,
+      );
+    }
+    registering
+      .then(watchUpdates)
       .catch((err) => console.warn("service worker not registered:", err));
   }
 
