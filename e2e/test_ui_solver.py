@@ -186,6 +186,28 @@ def test_on_a_first_visit_the_worker_waits_for_the_service_worker_and_keeps_a_sn
     hint_answers(page, Game.new("russian", QUICK_DEAL))
 
 
+#: The service worker's registration answers only after 4 s (more than the page's idle wait
+#: before the solver's background start, SOLVER_IDLE_MS): the install itself is unchanged.
+SLOW_REGISTRATION = """
+const register = navigator.serviceWorker.register.bind(navigator.serviceWorker);
+navigator.serviceWorker.register = (...args) => register(...args).then(
+  (registration) => new Promise((resolve) => setTimeout(() => resolve(registration), 4000)));
+"""
+
+
+def test_the_worker_waits_even_when_the_registration_answers_late(
+    offline_site: OfflineSite,
+) -> None:
+    # The background start comes before the registration has said whether a first install is
+    # under way: it must wait for that answer, not start at once and keep no snapshot.
+    page = offline_site.page
+    page.add_init_script(SLOW_REGISTRATION)
+    open_game(page, "russian", QUICK_DEAL)
+    offline_site.wait_controlled()
+    page.wait_for_function(SOLVER_SETTLED, timeout=SOLVER_TIMEOUT_MS)
+    assert solver_state(page) == {"solver": "ready", "boot": "fresh", "snapshot": "saved"}
+
+
 def test_the_worker_restores_its_snapshot_offline_and_a_bad_one_boots_normally(
     offline_site: OfflineSite,
 ) -> None:
