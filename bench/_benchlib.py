@@ -166,13 +166,12 @@ INIT_SCRIPT = """
 window.__bench = { marks: {}, errors: [] };
 addEventListener('py:progress', (e) => { window.__bench.marks[e.detail] = performance.now(); });
 // the page's own performance marks too (web/pyodide-boot.mjs: pyodide-boot:start/started/ready)
-new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) window.__bench.marks[e.name] = e.startTime;
-}).observe({ type: 'mark', buffered: true });
 // and the first paints (first-paint, first-contentful-paint)
-new PerformanceObserver((list) => {
+const noteMarks = (list) => {
   for (const e of list.getEntries()) window.__bench.marks[e.name] = e.startTime;
-}).observe({ type: 'paint', buffered: true });
+};
+new PerformanceObserver(noteMarks).observe({ type: 'mark', buffered: true });
+new PerformanceObserver(noteMarks).observe({ type: 'paint', buffered: true });
 addEventListener('error', (e) => { window.__bench.errors.push(String(e.message)); });
 // resolved once <html data-app> leaves "loading" (wait_ready awaits it)
 window.__bench.settled = new Promise((resolve) => { window.__bench.settle = resolve; });

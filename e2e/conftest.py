@@ -18,6 +18,7 @@ Fixtures (helpers such as ``open_game`` are in harness.py; see docs/build.md):
   test-results/.
 - ``phone``, ``phone_page``: the same as a phone held upright (390x844, touch, mobile,
   device scale factor 2); fingers through CDP ``Input.dispatchTouchEvent`` (ui_helpers).
+- ``any_page``: the test runs twice, with ``phone_page`` and with ``page``.
 - ``shared_page`` / ``shared_watch``: one page per test module (Python boots once), checked
   like ``page`` after each test.
 - ``offline_site``: a stoppable server of its own and a context where service workers are
@@ -168,6 +169,15 @@ def phone_page(
     pg = phone.new_page()
     yield pg
     _finish(request, pg, watch)
+
+
+@pytest.fixture(params=["phone", "desktop"])
+def any_page(request: pytest.FixtureRequest) -> Page:
+    """Each test twice: on a phone's page (390x844, touch, 2x) and on a desktop's
+    (1280x800), each checked at teardown like ``page``."""
+    name = "phone_page" if request.param == "phone" else "page"
+    page: Page = request.getfixturevalue(name)
+    return page
 
 
 def _finish(request: pytest.FixtureRequest, page: Page, watch: Watch) -> None:

@@ -101,14 +101,6 @@ def check_ends_ready(page: Page, held: HeldStart) -> None:
     assert page.evaluate(f"{boot_animations}.length") == 0
 
 
-@pytest.fixture(params=["phone", "desktop"])
-def any_page(request: pytest.FixtureRequest) -> Page:
-    """A phone's page (390x844, touch, 2x) or a desktop's (1280x800), checked at teardown."""
-    name = "phone_page" if request.param == "phone" else "page"
-    page: Page = request.getfixturevalue(name)
-    return page
-
-
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_bar_moves_while_the_main_thread_is_busy(any_page: Page, scheme: str) -> None:
     page = any_page

@@ -76,14 +76,6 @@ def pick(state: dict[str, Any], *keys: str) -> dict[str, Any]:
     return {k: state[k] for k in keys}
 
 
-@pytest.fixture(params=["phone", "desktop"])
-def any_page(request: pytest.FixtureRequest) -> Page:
-    """A phone's page (390x844, touch, 2x) or a desktop's (1280x800), checked at teardown."""
-    name = "phone_page" if request.param == "phone" else "page"
-    page: Page = request.getfixturevalue(name)
-    return page
-
-
 def held_at(page: Page, address: str) -> HeldStart:
     """Open ``address`` with Python's start held back, once the page has been parsed."""
     held = HeldStart(page)
