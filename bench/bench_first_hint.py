@@ -184,7 +184,7 @@ def run_site(
     args: argparse.Namespace,
     errors: list[str],
 ) -> dict[str, Any]:
-    phone = profile == "phone"
+    phone = profile.startswith("phone")  # "phone", "phone-wifi"
     options: dict[str, Any] = {"is_mobile": True, "has_touch": True, **PHONE} if phone else {}
     ctx = browser.new_context(
         base_url=url,

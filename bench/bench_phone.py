@@ -18,6 +18,8 @@ Profiles (bench/_benchlib.py ``PROFILES``):
   ``Target.setAutoAttach`` on the page's session, for its service worker and workers, whose
   requests are their own (the service worker's precache). Each target gets its own emulated
   link: the page and its service worker do not share one 10 Mbit/s.
+- "phone-wifi": the same phone on a 100 Mbit/s link with a 10 ms round trip (not in the default
+  run).
 - "desktop": 1280x800, no slow-down (the e2e tests' context).
 
 Measured, per profile:
@@ -112,6 +114,8 @@ def bench_visits(browser: Any, url: str, profile: lib.Profile, runs: int) -> dic
         "real_return_table": [b.warm_marks.get("table-preview", math.nan) for b in real],
         "real_first_fcp": [b.marks.get("first-contentful-paint", math.nan) for b in real],
         "real_return_fcp": [b.warm_marks.get("first-contentful-paint", math.nan) for b in real],
+        "real_first_blocking": [b.marks["blocking"] for b in real],
+        "real_return_blocking": [b.warm_marks["blocking"] for b in real],
         "real_first": [b.cold_ms for b in real],
         "real_return": [b.warm_ms for b in real],
         "real_later": [b.later_ms[0] for b in real],
@@ -164,6 +168,15 @@ def report_visits(r: dict[str, Any], base_url: str) -> tuple[str, list[Verdict]]
                 lib.fmt_ms(lib.median(shown)) if shown else "none",
                 f"{len(shown)} of {len(table)} visits; first contentful paint "
                 + (lib.fmt_ms(lib.median(fcp)) if not any(map(math.isnan, fcp)) else "n/a"),
+            ]
+        )
+    for visit in ("first", "return"):
+        blocking = r[f"real_{visit}_blocking"]
+        rows.append(
+            [
+                f"{visit} visit: main-thread blocking, first paint to ready",
+                lib.fmt_ms(lib.median(blocking)),
+                f"{spread(blocking)}; long tasks beyond 50 ms (measured; Lighthouse simulates)",
             ]
         )
     pages = [split_bytes(b, base_url) for b in r["page_bytes"]]

@@ -2,7 +2,8 @@
 first visit restores the interpreter from it (``data-boot="build-snapshot"``) and plays, with no
 background snapshot; reseeded, so two visits deal differently; one a server sends already
 unpacked is restored too; a corrupted or cut-short one is ignored and the page starts CPython
-normally, with no console error."""
+normally, with no console error; it is unpacked in a worker, or on the page's thread where a
+blob worker is refused, and a worker that fails leaves a normal start."""
 
 from __future__ import annotations
 
@@ -71,6 +72,72 @@ def test_the_build_snapshot_is_asked_for_once_the_wasm_is_under_way(
     assert times["asked"] is not None, times
     assert times["wasm"] < times["asked"] <= times["snapshot"] < times["started"], times
     watch.assert_clean()
+
+
+#: Counts the bytes DecompressionStream gives out on the page's thread (a worker has its own,
+#: uncounted), in window.inflatedOnPage.
+COUNT_PAGE_INFLATE = """
+window.inflatedOnPage = 0;
+const Native = DecompressionStream;
+window.DecompressionStream = class extends Native {
+  get readable() {
+    this.counted ??= super.readable.pipeThrough(new TransformStream({
+      transform(chunk, out) { window.inflatedOnPage += chunk.byteLength; out.enqueue(chunk); },
+    }));
+    return this.counted;
+  }
+};
+"""
+#: Blob workers refused, as a Content-Security-Policy without blob: in worker-src would.
+NO_BLOB_WORKERS = """
+const NativeWorker = Worker;
+window.Worker = function (url, options) {
+  if (String(url).startsWith("blob:")) throw new DOMException("refused", "SecurityError");
+  return new NativeWorker(url, options);
+};
+"""
+#: Every blob worker answers with an error instead of the bytes.
+FAILING_BLOB_WORKERS = """
+const nativeObjectURL = URL.createObjectURL;
+URL.createObjectURL = (blob) => nativeObjectURL(
+  blob.type === "text/javascript"
+    ? new Blob(['onmessage = () => postMessage({ error: "test failure" });'], { type: blob.type })
+    : blob);
+"""
+
+
+def inflated_on_page(page: Page) -> int:
+    return page.evaluate("window.inflatedOnPage")  # type: ignore[no-any-return]
+
+
+def test_the_snapshot_is_unpacked_off_the_page_thread(page: Page, watch: Watch) -> None:
+    """The 31 MB the snapshot inflates to are a long task on the page's thread (~0.46 s on the
+    phone profile): a worker inflates them, the page only inflates its own small archive."""
+    page.add_init_script(COUNT_PAGE_INFLATE)
+    open_game(page, "russian", 1)
+    assert boot_kind(page) == "build-snapshot"
+    assert 0 < inflated_on_page(page) < 2_000_000  # py/page.tar.gz: ~0.4 MB
+    assert dom_piles(page) == engine_piles(Game.new("russian", 1).position)
+    watch.assert_clean()
+
+
+def test_without_blob_workers_the_page_unpacks_the_snapshot_itself(
+    page: Page, watch: Watch
+) -> None:
+    page.add_init_script(COUNT_PAGE_INFLATE)
+    page.add_init_script(NO_BLOB_WORKERS)
+    open_game(page, "russian", 1)
+    assert boot_kind(page) == "build-snapshot"
+    assert inflated_on_page(page) > 30_000_000  # the snapshot, on the page's thread
+    watch.assert_clean()
+
+
+def test_a_failing_unpacking_worker_falls_back_to_a_normal_start(page: Page, watch: Watch) -> None:
+    page.add_init_script(FAILING_BLOB_WORKERS)
+    open_game(page, "russian", 1)
+    assert boot_kind(page) == "fresh"
+    assert dom_piles(page) == engine_piles(Game.new("russian", 1).position)
+    watch.assert_clean()  # reported with console.info only
 
 
 def build_snapshot_bytes(site_dir: Path) -> bytes:
