@@ -172,6 +172,14 @@ const noteMarks = (list) => {
 };
 new PerformanceObserver(noteMarks).observe({ type: 'mark', buffered: true });
 new PerformanceObserver(noteMarks).observe({ type: 'paint', buffered: true });
+// the largest contentful paint: its last candidate before ready (the table before Python
+// with its card backs, on a page that shows one)
+new PerformanceObserver((list) => {
+  const marks = window.__bench.marks;
+  for (const e of list.getEntries()) {
+    if (!('app:ready' in marks)) marks['largest-contentful-paint'] = e.startTime;
+  }
+}).observe({ type: 'largest-contentful-paint', buffered: true });
 // the main thread's long tasks, [start, duration] (BLOCKING_JS)
 window.__bench.longtasks = [];
 new PerformanceObserver((list) => {

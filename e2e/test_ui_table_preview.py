@@ -189,6 +189,43 @@ def test_the_table_kept_from_before_python_plays_by_keyboard(page: Page) -> None
     expect(page.locator("#st-moves")).to_have_text("1")
 
 
+#: When the card back was asked for, the table written, and Python's start began (page times).
+ORDER_JS = """() => {
+  const mark = (name) => performance.getEntriesByName(name)[0]?.startTime ?? null;
+  const backs = performance.getEntriesByType('resource').filter((e) => e.name.includes('/back-'));
+  return {backs: backs.map((e) => [e.name.split('/').pop(), e.startTime]),
+          preload: [...document.querySelectorAll('link[rel=preload][as=image]')]
+            .map((l) => l.getAttribute('href')),
+          table: mark('table-preview'), start: mark('pyodide-boot:start')};
+}"""
+
+
+def test_the_card_back_is_asked_for_early_and_python_starts_after_the_table(
+    any_page: Page,
+) -> None:
+    """The back is preloaded from <head> (not first asked for when the cards appear at the end
+    of parsing), and Pyodide's start waits for the frame that draws the table."""
+    page = any_page
+    page.goto("./", wait_until="domcontentloaded")
+    wait_ready(page)
+    order = page.evaluate(ORDER_JS)
+    assert order["preload"] == ["web/cards/back-blue.svg"], order
+    assert [name for name, _ in order["backs"]] == ["back-blue.svg"], order
+    assert order["backs"][0][1] < order["table"] <= order["start"], order
+    # a later visit preloads the back its table shows
+    page.goto("about:blank")  # leaving the page keeps its table
+    page.goto("./manifest.webmanifest")  # the site's origin, without the game
+    doc = storage(page, TABLE_KEY)
+    doc["looks"]["back"] = "red"
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [TABLE_KEY, json.dumps(doc)])
+    page.goto("./", wait_until="domcontentloaded")
+    wait_ready(page)
+    order = page.evaluate(ORDER_JS)
+    assert order["preload"] == ["web/cards/back-red.svg"], order
+    assert order["table"] <= order["start"], order
+    assert page.evaluate("document.documentElement.dataset.preview ?? null") is None
+
+
 def test_a_link_shows_no_preview(page: Page) -> None:
     held = held_at(page, "./#russian/12")
     assert pick(page.evaluate(STATE_JS), *NONE) == NONE

@@ -380,12 +380,17 @@ def test_the_boot_module_gets_the_build_snapshot_url_and_size() -> None:
 def test_the_snapshot_preloads_only_modules_that_touch_no_browser_module() -> None:
     py_dir = ROOT / build_site.PACKAGE_DIR
     names = build_site.snapshot_modules(py_dir)
-    # the engine and the browser-free part of the page are preloaded...
-    for name in ("solitaire.game", "solitaire.rules", "solitaire.web.controller"):
+    # the engine, the browser-free part of the page, and what draws the page or talks to the
+    # solver worker through `js` (none of ours imports PyScript)
+    for name in (
+        "solitaire.game",
+        "solitaire.rules",
+        "solitaire.web.controller",
+        "solitaire.web.app",
+        "solitaire.web.board",
+        "solitaire.web.solver_client",
+    ):
         assert name in names
-    # ...what draws the page or talks to the solver worker is not
-    for name in ("solitaire.web.app", "solitaire.web.board", "solitaire.web.solver_client"):
-        assert name not in names
     page = {
         ".".join(["solitaire", *p.relative_to(py_dir).with_suffix("").parts]).removesuffix(
             ".__init__"
@@ -404,10 +409,13 @@ def test_the_snapshot_preloads_only_modules_that_touch_no_browser_module() -> No
             assert not build_site._imports_browser_module(module), (name, module)
 
 
-def test_a_module_importing_js_anywhere_counts_as_a_browser_module(tmp_path: Path) -> None:
+def test_a_module_importing_pyscript_anywhere_counts_as_a_browser_module(tmp_path: Path) -> None:
     lazy = tmp_path / "lazy.py"
-    lazy.write_text("def f():\n    from pyodide.ffi import create_proxy\n    return create_proxy\n")
+    lazy.write_text("def f():\n    from pyscript import display\n    return display\n")
+    page_js = tmp_path / "page_js.py"
+    page_js.write_text("import js\nfrom js import document\nfrom pyodide.ffi import create_proxy\n")
     plain = tmp_path / "plain.py"
     plain.write_text("import json\nfrom .lazy import f\n")
     assert build_site._imports_browser_module(lazy)
+    assert not build_site._imports_browser_module(page_js)  # looked up again on restore
     assert not build_site._imports_browser_module(plain)

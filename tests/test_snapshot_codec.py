@@ -203,15 +203,57 @@ def test_the_build_snapshot_restores_through_the_patched_module(
     assert plain["answer"] == result["answer"]
 
 
-def test_preloading_a_module_that_imports_js_fails(shipped_pyodide: Path, tmp_path: Path) -> None:
-    (tmp_path / "page.py").write_text("import js\nOBJECT = js.Object\n")
-    done = subprocess.run(
+def _make(tmp_path: Path, source: str) -> subprocess.CompletedProcess[str]:
+    """make_boot_snapshot.mjs with one module, ``page``, of ``source`` preloaded."""
+    (tmp_path / "page.py").write_text(source)
+    return subprocess.run(
         [build_site.NODE, str(SCRIPT), str(tmp_path / "out.bin"), "", str(tmp_path), "page"],
         capture_output=True,
         text=True,
         timeout=180,
         check=False,
     )
-    assert done.returncode != 0
-    assert "browser modules: ['js']" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import pyscript\n",  # PyScript exists only on the page
+        "import js\nOBJECT = js.Object.new()\n",  # a JS object the global scope does not hold
+        "from pyodide.ffi import create_proxy\nPROXY = create_proxy(print)\n",  # a function
+    ],
+    ids=["pyscript", "made-object", "proxy"],
+)
+def test_preloading_a_module_that_holds_what_a_restore_cannot_find_fails(
+    tmp_path: Path, source: str
+) -> None:
+    done = _make(tmp_path, source)
+    assert done.returncode != 0, done.stdout
     assert not (tmp_path / "out.bin").exists()
+
+
+RESTORE_PAGE = """
+import { readFileSync } from "node:fs";
+const [dir, file] = process.argv.slice(1);
+globalThis.document = { title: "the page's document" };
+globalThis.window = { name: "the page's window" };
+const { loadPyodide } = await import(`${dir}/pyodide.mjs`);
+const py = await loadPyodide({ indexURL: `${dir}/`, _loadSnapshot: readFileSync(file) });
+const answer = py.runPython(
+  "import sys; page = sys.modules['page']; " +
+  "[page.document.title, page.window.name, page.Object.keys(page.document).length, " +
+  "page.document == sys.modules['js'].document]").toJs();
+console.log(JSON.stringify({ answer }));
+"""
+
+
+def test_a_module_importing_the_page_globals_finds_the_restoring_side_s(
+    shipped_pyodide: Path, tmp_path: Path
+) -> None:
+    """`from js import document, window` (Node has neither: the script stands in for them) is
+    kept as paths from the global scope and looked up again where the snapshot is restored."""
+    done = _make(tmp_path, "from js import Object, document, window\n")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "page" in json.loads(done.stdout.strip().splitlines()[-1])["preloaded"]
+    result = _node(RESTORE_PAGE, str(shipped_pyodide), str(tmp_path / "out.bin"))
+    assert result["answer"] == ["the page's document", "the page's window", 1, True]

@@ -11,13 +11,18 @@
    FILES_DIR, MODULES: the page's Python files (the build's page archive, unpacked) are written
    into the interpreter's working directory, where the page writes them too, and MODULES
    (comma-separated) are imported: the page then finds them in sys.modules instead of
-   unmarshalling and running them on every visit. Only modules that touch no JS object may be
-   imported here (build_site.snapshot_modules picks them); one that imports js, pyodide or
-   pyscript fails the script, and Pyodide itself refuses a snapshot holding a JS object.
+   unmarshalling and running them on every visit (build_site.snapshot_modules picks them; one
+   that imports PyScript fails the script). They may import from `js` what the page's global
+   scope holds: made with `_makeSnapshot`, Pyodide hands Python the global scope through a proxy
+   that records the path by which each JS object was reached, keeps that path in the snapshot,
+   and on restore looks the object up by it in the page's global scope (`from js import
+   document`: ["document"], the page's document). Names the page has and Node lacks get a
+   stand-in while the snapshot is made (PAGE_GLOBALS); any other JS object held by Python
+   (a proxy of a function, an object made by a call) makes Pyodide refuse the snapshot.
 
    Prints the Pyodide version and the snapshot's size. Such a snapshot restores in Chromium
-   (`loadPyodide({_loadSnapshot: bytes})`): it holds no JS object (its hiwire table is empty;
-   the `js` module is looked up again on restore), sys.platform is "emscripten" either way and
+   (`loadPyodide({_loadSnapshot: bytes})`): the JS objects it refers to are paths from the
+   global scope, looked up again on restore, sys.platform is "emscripten" either way and
    the file system (standard library zip, /home/pyodide) is rebuilt by the loader on restore.
    What Node leaves in it: os.environ, read once at start-up. `_` would be the path of this
    script (the browser's is "./this.program") and is set here; LANG is "C.UTF-8" (a browser's
@@ -42,6 +47,13 @@ if (!out) {
 }
 const root = fileURLToPath(new URL("../", import.meta.url));
 const { loadPyodide, version } = await import(`${root}node_modules/pyodide/pyodide.mjs`);
+
+/* The page's globals that the page's modules import at their top level (`from js import
+   document, window`) and Node lacks: stand-ins while the snapshot is made, found again by name on
+   restore. Plain objects, as the page's are: a Python proxy keeps the kind of the object it was
+   made for (a function's proxy is callable, an object's is not). */
+const PAGE_GLOBALS = ["document", "window"];
+for (const name of PAGE_GLOBALS) if (!(name in globalThis)) globalThis[name] = {};
 
 const options = { _makeSnapshot: true, env: { _: "./this.program" } };
 if (stdlibZip) options.stdLibURL = resolve(stdlibZip);
@@ -81,7 +93,7 @@ def _preload(names):
     for name in names:
         importlib.import_module(name)
     new = sorted(set(sys.modules) - before)
-    browser = [m for m in new if m.split(".")[0] in ("js", "pyodide_js", "pyscript", "_pyscript")]
+    browser = [m for m in new if m.split(".")[0] in ("pyodide_js", "pyscript", "_pyscript", "polyscript")]
     if browser:
         raise ImportError(f"preloading imported browser modules: {browser}")
     return json.dumps(new)

@@ -545,7 +545,29 @@ function reportFailure(err) {
   dispatchEvent(new CustomEvent("solitaire:boot-failed", { detail }));
 }
 
-async function boot(options) {
+/* With a table to show before Python (web/table-preview.js sets html[data-preview] from the
+   <head> and writes the table at the end of parsing), the early start waits until the frame
+   that draws it is on the screen, at most TABLE_FRAME_MS (a hidden tab draws no frame). Otherwise this module, which
+   often arrives first, runs Pyodide's loader and starts the downloads before that frame: the
+   table and its card backs were drawn 0.1-0.25 s after they were written, while the runtime's
+   downloads already shared the link (docs/performance.md, "The table before Python"). */
+const TABLE_FRAME_MS = 250;
+
+function tableDrawn() {
+  const root = document.documentElement;
+  if (!root.dataset.preview) return Promise.resolve();
+  return new Promise((resolve) => {
+    setTimeout(resolve, TABLE_FRAME_MS);
+    // the frame that draws it, then the next one: by then the first is on the screen (the
+    // browser's paint timing counts it when it is presented, not when it is drawn)
+    const drawn = () => requestAnimationFrame(() => requestAnimationFrame(() => resolve()));
+    if (document.readyState !== "loading") drawn();
+    else document.addEventListener("readystatechange", drawn, { once: true });
+  });
+}
+
+async function boot(options, early = false) {
+  if (early) await tableDrawn();
   bootMark("pyodide-boot:start");
   const onPage = typeof document === "object";
   const watch = onPage ? watchDownloads() : null;
@@ -583,7 +605,7 @@ async function boot(options) {
    without WebAssembly (PyScript reports that itself), nothing starts early. */
 let early = null;
 if (typeof document === "object" && typeof WebAssembly === "object") {
-  early = boot(output);
+  early = boot(output, true);
   // A failure is shown on the loading screen at once (boot() reports it) and also reaches
   // whoever takes the interpreter.
   early.catch(() => {});

@@ -155,10 +155,26 @@
     });
   }
 
+  /* The card back the table shows (web/style.css: blue unless html[data-back] says red or
+   * green), asked for now rather than when the table's cards appear at the end of parsing: its
+   * face-down cards then paint complete in the table's first frame, before the interpreter's
+   * downloads (started by web/pyodide-boot.mjs) share the link with it. The browser counts
+   * those cards as the page's largest paint. */
+  function preloadBack(doc) {
+    var looks = doc && isObject(doc.looks) ? doc.looks : {};
+    var back = looks.back === "red" || looks.back === "green" ? looks.back : "blue";
+    var link = document.createElement("link");
+    link.rel = "preload";
+    link.as = "image";
+    link.href = "web/cards/back-" + back + ".svg";
+    document.head.appendChild(link);
+  }
+
   var last = lastTable();
   var kind = last && opens(last) ? "last" : named === null && firstVisit() ? "first" : null;
   if (!kind) return;
   root.dataset.preview = kind;
+  preloadBack(kind === "last" ? last : null);
   // Playable once Python says so (or no longer loading: a failed start shows its message).
   new MutationObserver(function (records, observer) {
     if (root.dataset.app === "loading") return;
