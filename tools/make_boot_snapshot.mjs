@@ -93,7 +93,8 @@ def _preload(names):
     for name in names:
         importlib.import_module(name)
     new = sorted(set(sys.modules) - before)
-    browser = [m for m in new if m.split(".")[0] in ("pyodide_js", "pyscript", "_pyscript", "polyscript")]
+    page_only = ("pyodide_js", "pyscript", "_pyscript", "polyscript")  # build_site.BROWSER_MODULES
+    browser = [m for m in new if m.split(".")[0] in page_only]
     if browser:
         raise ImportError(f"preloading imported browser modules: {browser}")
     return json.dumps(new)

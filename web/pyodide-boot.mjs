@@ -547,10 +547,11 @@ function reportFailure(err) {
 
 /* With a table to show before Python (web/table-preview.js sets html[data-preview] from the
    <head> and writes the table at the end of parsing), the early start waits until the frame
-   that draws it is on the screen, at most TABLE_FRAME_MS (a hidden tab draws no frame). Otherwise this module, which
-   often arrives first, runs Pyodide's loader and starts the downloads before that frame: the
-   table and its card backs were drawn 0.1-0.25 s after they were written, while the runtime's
-   downloads already shared the link (docs/performance.md, "The table before Python"). */
+   that draws it is on the screen, at most TABLE_FRAME_MS (a hidden tab draws no frame).
+   Otherwise this module, which often arrives first, runs Pyodide's loader and starts the
+   downloads before that frame: the table and its card backs were drawn 0.1-0.25 s after they
+   were written, while the runtime's downloads already shared the link (docs/performance.md,
+   "The table before Python"). */
 const TABLE_FRAME_MS = 250;
 
 function tableDrawn() {
