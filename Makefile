@@ -29,6 +29,7 @@ export PYTHONDONTWRITEBYTECODE := 1
 PYPROJECT_HASH := $(shell $(PYTHON) -c "import hashlib; print(hashlib.sha256(open('pyproject.toml','rb').read()).hexdigest()[:12])")
 VENV_BASE := $(VENV)/.stamp-base
 VENV_DEV := $(VENV)/.stamp-dev-$(PYPROJECT_HASH)
+VENV_SITE := $(VENV)/.stamp-site-$(PYPROJECT_HASH)
 NODE_STAMP := node_modules/.stamp-npm-ci
 
 .PHONY: help play test site serve lint format typecheck unit e2e bench browser venv dev npm clean
@@ -56,6 +57,12 @@ $(VENV_DEV): $(VENV_BASE)
 
 dev: $(VENV_DEV)
 
+# The site's build needs only the `site` extra (zstd); the dev environment includes it.
+$(VENV_SITE): $(VENV_BASE)
+	$(VPY) -m pip install --quiet --editable '.[site]'
+	@rm -f $(VENV)/.stamp-site-*
+	@touch $@
+
 $(NODE_STAMP): package.json package-lock.json
 	@command -v npm >/dev/null || { echo "npm not found: install Node.js 20+ (it is only used to fetch the pinned Pyodide and PyScript)"; exit 1; }
 	npm ci --no-audit --no-fund --loglevel=error
@@ -78,7 +85,7 @@ browser: $(VENV_DEV)
 
 # ----------------------------------------------------------------------------- build and play
 
-site: $(VENV_BASE) $(NODE_STAMP)
+site: $(VENV_SITE) $(NODE_STAMP)
 	$(VPY) tools/build_site.py
 
 play: site

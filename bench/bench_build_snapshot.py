@@ -9,8 +9,8 @@ visit (no snapshot in Cache Storage), restores the interpreter from the build's 
 while Pyodide's own files download (``data-boot="build-snapshot"``); and without it
 (``build_site.build(boot_snapshot=False)``: a first visit starts CPython, as before).
 
-Every file is served gzip-compressed (``gzip -9``, as GitHub Pages would; .gz and .png as they
-are) by a server of this script, since tools/serve.py sends files as they are; Chromium's
+Every file is served gzip-compressed (``gzip -9``, as GitHub Pages would; .gz, .zst and .png
+as they are) by a server of this script, since tools/serve.py sends files as they are; Chromium's
 network emulation then limits the compressed bytes. Profiles: "phone" = CPU throttled 4x
 (CDP ``Emulation.setCPUThrottlingRate``) and 10 Mbit/s down / 40 ms RTT
 (``Network.emulateNetworkConditions``); "desktop" = no throttling. First visit = a fresh
@@ -48,7 +48,7 @@ PROFILES: dict[str, dict[str, Any]] = {
     "desktop": {"cpu": 1, "mbps": None, "rtt": 0},
 }
 
-NO_GZIP = (".gz", ".png")
+NO_GZIP = (".gz", ".zst", ".png")
 
 
 class GzipHandler(QuietHandler):
@@ -141,8 +141,8 @@ def main() -> int:
         build_site.build(base / "site")
         (base / "plain" / "bench").symlink_to(lib.PAGES)
         for packed in (base / "site").glob("vendor/pyodide/boot-snapshot-*"):
-            size = len(gzip.decompress(packed.read_bytes()))
-            print(f"{packed.name}: {size:,} bytes raw, {packed.stat().st_size:,} gzip -9")
+            size = len(build_site.unpack_snapshot(packed.read_bytes()))
+            print(f"{packed.name}: {size:,} bytes raw, {packed.stat().st_size:,} packed")
         plain = stack.enter_context(gzip_server(base / "plain"))
         snapped = stack.enter_context(gzip_server(base / "site"))
         pages = {

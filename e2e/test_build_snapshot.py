@@ -1,9 +1,10 @@
 """The build's memory snapshot (tools/make_boot_snapshot.mjs, build_site.BOOT_SNAPSHOT_FILE): a
 first visit restores the interpreter from it (``data-boot="build-snapshot"``) and plays, with no
 background snapshot; reseeded, so two visits deal differently; one a server sends already
-unpacked is restored too; a corrupted or cut-short one is ignored and the page starts CPython
-normally, with no console error; it is unpacked in a worker, or on the page's thread where a
-blob worker is refused, and a worker that fails leaves a normal start."""
+unpacked is restored too, and so is a gzipped one (a build without zstd); a corrupted or
+cut-short one is ignored and the page starts CPython normally, with no console error; it is
+unpacked (zstd) in a worker, or on the page's thread where a blob worker is refused, and a
+worker that fails leaves a normal start."""
 
 from __future__ import annotations
 
@@ -56,7 +57,7 @@ def test_the_build_snapshot_is_asked_for_once_the_wasm_is_under_way(
     page: Page, watch: Watch
 ) -> None:
     """Told the snapshot's size, Pyodide compiles, instantiates and links the wasm without it;
-    the page asks for the snapshot only once a quarter of the wasm is in, so that the wasm ends
+    the page asks for the snapshot only once most of the wasm is in, so that the wasm ends
     first and that work overlaps the snapshot's download."""
     open_game(page, "russian", 1)
     assert boot_kind(page) == "build-snapshot"
@@ -106,29 +107,59 @@ URL.createObjectURL = (blob) => nativeObjectURL(
 """
 
 
+#: Appended to the zstd decoder as served: counts the bytes given to it in the global scope
+#: that runs it (the page's window, or a worker's own), in zstdIn.
+COUNT_ZSTD = """
+const countedPush = Decompress.prototype.push;
+Decompress.prototype.push = function (chunk, final) {
+  globalThis.zstdIn = (globalThis.zstdIn ?? 0) + chunk.length;
+  return countedPush.call(this, chunk, final);
+};
+"""
+
+
+def count_zstd(page: Page, site_dir: Path) -> None:
+    source = (site_dir / build_site.FZSTD_FILE).read_text("utf-8") + COUNT_ZSTD
+
+    def counted(route: Route) -> None:
+        route.fulfill(status=200, body=source, content_type="text/javascript")
+
+    page.route(f"**/{build_site.FZSTD_FILE}", counted)
+
+
 def inflated_on_page(page: Page) -> int:
     return page.evaluate("window.inflatedOnPage")  # type: ignore[no-any-return]
 
 
-def test_the_snapshot_is_unpacked_off_the_page_thread(page: Page, watch: Watch) -> None:
-    """The 31 MB the snapshot inflates to are a long task on the page's thread (~0.46 s on the
-    phone profile): a worker inflates them, the page only inflates its own small archive."""
+def zstd_on_page(page: Page) -> int:
+    return page.evaluate("window.zstdIn ?? 0")  # type: ignore[no-any-return]
+
+
+def test_the_snapshot_is_unpacked_off_the_page_thread(
+    page: Page, watch: Watch, site_dir: Path
+) -> None:
+    """The 31 MB the snapshot unpacks to are a long task on the page's thread (~0.46 s on the
+    phone profile, gzip): a worker decodes them, the page only inflates its own small
+    archive."""
+    assert build_snapshot_bytes(site_dir)[:4] == build_site.ZSTD_MAGIC
     page.add_init_script(COUNT_PAGE_INFLATE)
+    count_zstd(page, site_dir)
     open_game(page, "russian", 1)
     assert boot_kind(page) == "build-snapshot"
+    assert zstd_on_page(page) == 0
     assert 0 < inflated_on_page(page) < 2_000_000  # py/page.tar.gz: ~0.4 MB
     assert dom_piles(page) == engine_piles(Game.new("russian", 1).position)
     watch.assert_clean()
 
 
 def test_without_blob_workers_the_page_unpacks_the_snapshot_itself(
-    page: Page, watch: Watch
+    page: Page, watch: Watch, site_dir: Path
 ) -> None:
-    page.add_init_script(COUNT_PAGE_INFLATE)
     page.add_init_script(NO_BLOB_WORKERS)
+    count_zstd(page, site_dir)
     open_game(page, "russian", 1)
     assert boot_kind(page) == "build-snapshot"
-    assert inflated_on_page(page) > 30_000_000  # the snapshot, on the page's thread
+    assert zstd_on_page(page) == len(build_snapshot_bytes(site_dir))  # on the page's thread
     watch.assert_clean()
 
 
@@ -147,9 +178,9 @@ def build_snapshot_bytes(site_dir: Path) -> bytes:
 def test_a_build_snapshot_sent_unpacked_is_restored(
     page: Page, watch: Watch, site_dir: Path
 ) -> None:
-    """A server (or proxy) that decodes the .bin.gz on the way: the page inflates only a gzip
-    stream, and takes other bytes as they are."""
-    unpacked = gzip.decompress(build_snapshot_bytes(site_dir))
+    """A server (or proxy) that decodes the file on the way: the page unpacks only a zstd or
+    gzip stream, and takes other bytes as they are."""
+    unpacked = build_site.unpack_snapshot(build_snapshot_bytes(site_dir))
 
     def decoded(route: Route) -> None:
         route.fulfill(status=200, body=unpacked, content_type="application/octet-stream")
@@ -161,11 +192,29 @@ def test_a_build_snapshot_sent_unpacked_is_restored(
     watch.assert_clean()
 
 
+def test_a_gzipped_build_snapshot_is_restored(page: Page, watch: Watch, site_dir: Path) -> None:
+    """What a build without zstd ships (build_site.pack_snapshot): the page inflates it."""
+    unpacked = build_site.unpack_snapshot(build_snapshot_bytes(site_dir))
+    packed = gzip.compress(unpacked, compresslevel=1)
+    page.add_init_script(COUNT_PAGE_INFLATE)
+
+    def gzipped(route: Route) -> None:
+        route.fulfill(status=200, body=packed, content_type="application/octet-stream")
+
+    page.route(SNAPSHOT_URLS, gzipped)
+    open_game(page, "russian", 1)
+    assert boot_kind(page) == "build-snapshot"
+    assert inflated_on_page(page) < 2_000_000  # inflated by the worker, not on the page
+    assert dom_piles(page) == engine_piles(Game.new("russian", 1).position)
+    watch.assert_clean()
+
+
 @pytest.mark.parametrize("damage", ["junk", "cut short"])
 def test_corrupted_build_snapshot_falls_back_to_a_normal_start(
     page: Page, watch: Watch, site_dir: Path, damage: str
 ) -> None:
-    """Junk (not gzip at all), or a gzip stream that ends halfway (a download cut short)."""
+    """Junk (neither zstd nor gzip), or a zstd stream that ends halfway (a download cut
+    short)."""
     if damage == "junk":
         body = bytes((i * 7919) & 255 for i in range(1 << 20))
     else:

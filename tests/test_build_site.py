@@ -5,6 +5,7 @@ the rest of the build (runtime, bytecode, service worker) is tested by e2e/test_
 from __future__ import annotations
 
 import dataclasses
+import gzip
 import hashlib
 import json
 import re
@@ -375,6 +376,38 @@ def test_the_boot_module_gets_the_build_snapshot_url_and_size() -> None:
     assert build_site.stamp_boot_snapshot(text, None, 31_457_408) == text  # no snapshot
     unsized = build_site.stamp_boot_snapshot(text, "./s.bin.gz")
     assert build_site.BOOT_SNAPSHOT_SIZE_LINE in unsized  # Pyodide then waits for the bytes
+
+
+def test_the_snapshot_is_packed_with_zstd_where_the_build_has_it_and_gzip_otherwise(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a snapshot's kind of content: long runs of zeros between repeated structures
+    data = b"".join(bytes(4096) + b"PyObject %d\x00" % (i % 97) * 40 for i in range(400))
+    packed, ext = build_site.pack_snapshot(data)
+    assert ext == "zst"
+    assert packed[:4] == build_site.ZSTD_MAGIC
+    assert len(packed) < len(gzip.compress(data, compresslevel=9))
+    assert build_site.unpack_snapshot(packed) == data
+    monkeypatch.setattr(build_site, "snapshot_compressor", lambda: None)
+    gzipped, ext = build_site.pack_snapshot(data)
+    assert ext == "gz"
+    assert gzipped[:2] == b"\x1f\x8b"
+    assert build_site.unpack_snapshot(gzipped) == data
+    with pytest.raises(build_site.BuildError, match="no zstd module"):
+        build_site.unpack_snapshot(packed)
+
+
+def test_the_zstd_decoder_is_vendored_and_precached(tmp_path: Path) -> None:
+    """The page imports the decoder from FZSTD_FILE (web/pyodide-boot.mjs, FZSTD_URL); the
+    service worker keeps it, as every runtime file, for offline visits."""
+    site = build_site.build(tmp_path / "site", boot_snapshot=False)
+    assert build_site.FZSTD_FILE in site.runtime
+    shipped = (tmp_path / "site" / build_site.FZSTD_FILE).read_text("utf-8")
+    assert "export { Decompress }" in shipped
+    boot = (ROOT / "web" / "pyodide-boot.mjs").read_text("utf-8")
+    fzstd_url = build_site.FZSTD_FILE.removeprefix("vendor/")
+    assert f'new URL("../vendor/{fzstd_url}", import.meta.url)' in boot
+    assert f'"./{build_site.FZSTD_FILE}",' in (tmp_path / "site" / "sw.js").read_text("utf-8")
 
 
 def test_the_snapshot_preloads_only_modules_that_touch_no_browser_module() -> None:

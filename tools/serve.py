@@ -43,6 +43,7 @@ MIME_TYPES = {
     ".webmanifest": "application/manifest+json",
     ".svg": "image/svg+xml",
     ".zip": "application/zip",
+    ".zst": "application/zstd",  # mime-db: not compressible, so sent as it is
     ".py": "text/x-python",
     ".css": "text/css",
     ".html": "text/html",

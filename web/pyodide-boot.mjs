@@ -25,7 +25,7 @@
 
    First visit: the build also makes such a snapshot (tools/make_boot_snapshot.mjs, in Node) and
    writes its URL into BOOT_SNAPSHOT; with no snapshot in Cache Storage the page restores that
-   one, fetched once a quarter of the wasm is in (Pyodide, told the snapshot's size, compiles,
+   one, fetched once most of the wasm is in (Pyodide, told the snapshot's size, compiles,
    instantiates and links the wasm meanwhile), and needs no second interpreter: the same
    worker keeps the build's snapshot, unpacked, for later visits.
 
@@ -33,6 +33,7 @@
    this page's interpreter started), data-snapshot="saved|failed" (the background snapshot's
    outcome); and performance marks "pyodide-boot:start", "pyodide-boot:restore" (a snapshot was
    found), "pyodide-boot:snapshot-fetch" (the build's snapshot is asked for),
+   "pyodide-boot:snapshot-unpacked" (its bytes are in and unpacked),
    "pyodide-boot:started" (Pyodide is up) and "pyodide-boot:ready" (files written); on
    the page each is also dispatched at once as the event "pyodide-boot" (detail: the name), which
    the loading screen's text follows (web/boot.js). */
@@ -99,7 +100,9 @@ function rememberSnapshot(saved) {
    only hear of it once the start no longer holds the main thread). */
 function bootMark(name) {
   performance.mark(name);
-  if (typeof document === "object") dispatchEvent(new CustomEvent("pyodide-boot", { detail: name }));
+  if (typeof document === "object") {
+    dispatchEvent(new CustomEvent("pyodide-boot", { detail: name }));
+  }
 }
 
 function mark(name, value) {
@@ -189,13 +192,21 @@ export async function fetchOk(url) {
   return response;
 }
 
-/* The bytes of a gzip response, inflated while they arrive; as they are when the server
-   already decoded them (Content-Encoding). */
-export async function gunzipResponse(response) {
+/* The zstd decoder (the npm package fzstd, vendored by the build): imported only where a zstd
+   stream is unpacked, the build's snapshot (tools/build_site.py, SNAPSHOT_ZSTD_LEVEL). */
+export const FZSTD_URL = new URL("../vendor/fzstd/fzstd.mjs", import.meta.url).href;
+export const importZstd = () => import(FZSTD_URL);
+
+/* The bytes of a compressed response, unpacked while they arrive: a gzip stream (1f 8b) by
+   DecompressionStream, a zstd frame (28 b5 2f fd) by fzstd's streaming Decompress, from
+   `zstd()` (a promise of the fzstd module), anything else as it is (a server that already
+   decoded its Content-Encoding, or a file that was never packed). Stringified into the
+   unpacking worker (UNPACK_WORKER): it refers to nothing outside itself. */
+export async function unpackResponse(response, zstd) {
   const reader = response.body.getReader();
-  let head = new Uint8Array(0); // at least the two bytes that tell a gzip stream
+  let head = new Uint8Array(0); // at least the four bytes that tell the format
   let done = false;
-  while (head.length < 2 && !done) {
+  while (head.length < 4 && !done) {
     const chunk = await reader.read();
     done = chunk.done;
     if (!done) {
@@ -219,25 +230,49 @@ export async function gunzipResponse(response) {
       return reader.cancel(reason);
     },
   });
-  const gzipped = head[0] === 0x1f && head[1] === 0x8b;
+  const [a, b, c, d] = head;
+  if (a === 0x28 && b === 0xb5 && c === 0x2f && d === 0xfd) {
+    const { Decompress } = await zstd();
+    const parts = [];
+    let size = 0;
+    // each block comes as a new array: kept as it is, joined once at the end
+    const decoder = new Decompress((part) => {
+      parts.push(part);
+      size += part.length;
+    });
+    const input = body.getReader();
+    for (let chunk = await input.read(); !chunk.done; chunk = await input.read()) {
+      decoder.push(chunk.value);
+    }
+    decoder.push(new Uint8Array(0), true); // throws on a stream cut short
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (const part of parts) {
+      bytes.set(part, at);
+      at += part.length;
+    }
+    return bytes;
+  }
+  const gzipped = a === 0x1f && b === 0x8b;
   const stream = gzipped ? body.pipeThrough(new DecompressionStream("gzip")) : body;
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-/* The bytes of a gzip response, inflated in a worker where the browser can hand a stream to one
-   (a transferable ReadableStream), else as gunzipResponse() does. Why: the build's snapshot is
-   31 MB inflated, and DecompressionStream inflates on the thread that reads it: on the page's
-   thread that was one task of ~0.46 s on the phone profile when the bytes come fast (0.11 s on
-   desktop), during which the page answers nothing (docs/performance.md, "Build-time
-   snapshot"). The page still fetches the bytes itself (its service worker, its network
-   emulation and byte counts in the benchmarks see them as before) and only hands the body over;
-   the worker, made from a blob (no file to fetch), sends the bytes back by transfer (no copy).
-   A worker that fails once the body is handed over rejects: the start then goes on without the
-   snapshot (start()). */
-const INFLATE_WORKER = `${gunzipResponse}
+/* The bytes of a compressed response, unpacked in a worker where the browser can hand a stream
+   to one (a transferable ReadableStream), else as unpackResponse() does on the page. Why: the
+   build's snapshot is 31 MB unpacked, and decoding it is work for the thread that reads it: on
+   the page's thread it was one task of ~0.46 s on the phone profile when the bytes come fast
+   (gzip; 0.11 s on desktop), during which the page answers nothing (docs/performance.md,
+   "Build-time snapshot"). The page still fetches the bytes itself (its service worker, its
+   network emulation and byte counts in the benchmarks see them as before) and only hands the
+   body over; the worker, made from a blob (no file to fetch before it starts), imports the
+   zstd decoder itself and sends the bytes back by transfer (no copy). A worker that fails once
+   the body is handed over rejects: the start then goes on without the snapshot (start()). */
+const UNPACK_WORKER = `${unpackResponse}
+const zstd = () => import(${JSON.stringify(FZSTD_URL)});
 onmessage = async (event) => {
   try {
-    const bytes = await gunzipResponse(new Response(event.data));
+    const bytes = await unpackResponse(new Response(event.data), zstd);
     postMessage({ bytes }, [bytes.buffer]);
   } catch (err) {
     postMessage({ error: String((err && err.message) || err) });
@@ -259,16 +294,17 @@ function streamsTransfer() {
   }
 }
 
-export function gunzipOffThread(response) {
+export function unpackOffThread(response) {
   let worker = null;
   let url = null;
   try {
-    if (!response.body || !streamsTransfer()) return gunzipResponse(response);
-    url = URL.createObjectURL(new Blob([INFLATE_WORKER], { type: "text/javascript" }));
-    worker = new Worker(url);
+    if (!response.body || !streamsTransfer()) return unpackResponse(response, importZstd);
+    url = URL.createObjectURL(new Blob([UNPACK_WORKER], { type: "text/javascript" }));
+    // a module worker: import() of the decoder is certain there
+    worker = new Worker(url, { type: "module" });
   } catch {
     if (url) URL.revokeObjectURL(url);
-    return gunzipResponse(response); // e.g. a policy that forbids blob workers
+    return unpackResponse(response, importZstd); // e.g. a policy that forbids blob workers
   }
   const done = () => {
     worker.terminate();
@@ -289,9 +325,9 @@ export function gunzipOffThread(response) {
   });
 }
 
-/* The bytes of a gzip file already in memory, as gunzipResponse() unpacks a download. */
+/* The bytes of a gzip file already in memory, as unpackResponse() unpacks a download. */
 export function gunzip(data) {
-  return gunzipResponse(new Response(data));
+  return unpackResponse(new Response(data), importZstd);
 }
 
 /* When armed (a first visit restoring the build's snapshot), its `resolve` is called once
@@ -301,11 +337,14 @@ export function gunzip(data) {
    compile's long task, with the link idle meanwhile; nor a clone of the response read on the
    side: the compile then reads a teed body, and the page was ready ~1 s later. */
 let wasmArrival = null;
-/* The snapshot's download starts once this much of the wasm (9.6 MB unpacked) has arrived: the
-   two then share the link for most of the time, and the wasm still ends well before the
-   snapshot (at 10 Mbit/s ~0.7 s before, the time its compile's end, instantiation and
-   Pyodide's linking take on a phone), so that this work overlaps the snapshot's download. */
-const SNAPSHOT_AFTER_WASM_BYTES = 2_400_000;
+/* The snapshot's download starts once this much of the wasm (9.6 MB unpacked, 3.5 MB on the
+   wire) has arrived: the two then share the link, and the wasm still ends well before the
+   snapshot (2.8 MB; at 10 Mbit/s ~1 s before), so that its compile's end, instantiation and
+   Pyodide's linking (one task of 0.5-0.8 s of a phone's main thread) are done before the
+   snapshot's last bytes come. The page's thread hands the snapshot's body over to the worker
+   that unpacks it (unpackOffThread), so whatever arrives while that task runs waits for it:
+   with both ending together, the worker had the last bytes 0.5-0.8 s after they arrived. */
+const SNAPSHOT_AFTER_WASM_BYTES = 6_000_000;
 let watching = false; // watchDownloads() runs: its instantiateStreaming wrapper counts the wasm
 
 /* Armed only while the wrapper runs, and only where a service worker will serve later visits:
@@ -433,8 +472,8 @@ async function start(config) {
   if (BOOT_SNAPSHOT && typeof document === "object" && !linkTooSlowForSnapshot()) {
     try {
       // With its size known, Pyodide compiles, instantiates and links the wasm without the
-      // snapshot; the snapshot's download starts once a quarter of the wasm is in, so that the
-      // wasm ends first and that work is done while the snapshot still downloads (inflated as
+      // snapshot; the snapshot's download starts once most of the wasm is in, so that the
+      // wasm ends first and that work is done while the snapshot still downloads (unpacked as
       // it arrives). Without it, both start at once.
       const count = BOOT_SNAPSHOT_SIZE && watching && "serviceWorker" in navigator;
       const after = count ? armWasmArrival() : Promise.resolve();
@@ -443,7 +482,11 @@ async function start(config) {
         .then(() => pageFetch(new URL(BOOT_SNAPSHOT, SITE_URL)))
         .then((response) => {
           if (!response.ok) throw new Error(`HTTP ${response.status}`);
-          return gunzipOffThread(response); // a .bin.gz
+          return unpackOffThread(response); // a .bin.zst (or .bin.gz)
+        })
+        .then((bytes) => {
+          bootMark("pyodide-boot:snapshot-unpacked");
+          return bytes;
         });
       snapshot.catch(() => {}); // reported by loadPyodide
       const size = BOOT_SNAPSHOT_SIZE ? { _snapshotSize: BOOT_SNAPSHOT_SIZE } : {};

@@ -4,7 +4,7 @@
 
    - {make: true} (the page booted without a snapshot): starts a second Pyodide with
      _makeSnapshot and takes a snapshot of its memory (~4 s of CPU);
-   - {keep: URL} (the page started from the build's snapshot): fetches that .bin.gz (from the
+   - {keep: URL} (the page started from the build's snapshot): fetches that .bin.zst (from the
      service worker's cache by then) and unpacks it (31 MB).
 
    Either way the work, and storing 31 MB in Cache Storage (on the page's thread, 2-3 s of a
@@ -17,7 +17,14 @@
    it is only reported with console.info. */
 import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
 /* Shared with the page's interpreter module (which starts nothing when imported in a worker). */
-import { CACHE_NAME, KEY, STDLIB_URL, fetchOk, gunzipResponse } from "./pyodide-boot.mjs";
+import {
+  CACHE_NAME,
+  KEY,
+  STDLIB_URL,
+  fetchOk,
+  importZstd,
+  unpackResponse,
+} from "./pyodide-boot.mjs";
 
 const INDEX_URL = new URL("../vendor/pyodide/", import.meta.url).href;
 
@@ -32,7 +39,7 @@ async function makeSnapshot() {
 
 /* The build's snapshot, unpacked. */
 async function buildSnapshot(url) {
-  return gunzipResponse(await fetchOk(url));
+  return unpackResponse(await fetchOk(url), importZstd);
 }
 
 async function store(snapshot) {
