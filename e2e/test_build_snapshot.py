@@ -272,6 +272,7 @@ def test_later_visits_restore_the_kept_build_snapshot_and_the_compiled_wasm(
     entry = page.evaluate(SNAPSHOT_ENTRY)
     assert entry is not None
     assert entry["size"] > 1_000_000, entry  # unpacked
+    assert entry["stated"] == str(entry["size"])  # Pyodide is sized from it on the next start
     requested: list[str] = []
     page.on("request", lambda r: requested.append(r.url) if "boot-snapshot-" in r.url else None)
     page.reload(wait_until="domcontentloaded")

@@ -26,7 +26,10 @@ SNAPSHOT_ENTRY = """async () => {
   const key = new URL('vendor/pyodide/memory-snapshot', location.href).href;
   for (const name of names) {
     const hit = await (await caches.open(name)).match(key);
-    if (hit) return {cache: name, size: (await hit.arrayBuffer()).byteLength};
+    if (hit) {
+      const stated = hit.headers.get('Content-Length');
+      return {cache: name, size: (await hit.arrayBuffer()).byteLength, stated};
+    }
   }
   return null;
 }"""
@@ -75,6 +78,8 @@ def test_later_visits_boot_from_the_snapshot_and_play(offline_site: OfflineSite)
     entry = page.evaluate(SNAPSHOT_ENTRY)
     assert entry is not None
     assert entry["size"] > 1_000_000, entry
+    # stored with its size, from which the next start sizes Pyodide's memory while it reads it
+    assert entry["stated"] == str(entry["size"])
     # noted, so that the next start looks in Cache Storage (a cold start does not)
     version = page.evaluate("import('./vendor/pyodide/pyodide.mjs').then((m) => m.version)")
     assert page.evaluate("localStorage.getItem('pyodide-snapshot')") == version
@@ -96,26 +101,53 @@ def test_later_visits_boot_from_the_snapshot_and_play(offline_site: OfflineSite)
     second = new_deal(page)
     assert second != first
 
+    # A snapshot kept without its size (as the page stored them before) is read first, then
+    # restored.
+    page.evaluate(WITHOUT_SIZE)
+    assert page.evaluate(SNAPSHOT_ENTRY)["stated"] is None
+    page.reload(wait_until="domcontentloaded")
+    wait_ready(page)
+    assert boot_kind(page) == "snapshot"
+    assert new_deal(page) != second
 
+
+#: The kept snapshot stored again without its size (the Content-Length header).
+WITHOUT_SIZE = """async () => {
+  for (const name of await caches.keys()) {
+    if (!name.startsWith('pyodide-snapshot-')) continue;
+    const cache = await caches.open(name);
+    const key = new URL('vendor/pyodide/memory-snapshot', location.href).href;
+    const hit = await cache.match(key);
+    if (hit) await cache.put(key, new Response(await hit.arrayBuffer()));
+  }
+}"""
+
+
+@pytest.mark.parametrize("stated", [None, "its own", "the build's"])
 def test_corrupted_snapshot_is_deleted_and_the_page_boots_normally(
-    page: Page, watch: Watch
+    page: Page, watch: Watch, stated: str | None
 ) -> None:
+    """Junk where the kept snapshot should be, stored with no size, with its own size, or with
+    the size of a real snapshot (that Pyodide sizes its memory from before the bytes are in)."""
     # Service workers are blocked in this context: no snapshot is made in the background, so
     # the cache holds exactly what the test puts there. The site has the build's snapshot: the
     # page starts from it, and from it again once the bad cached one is deleted.
     open_game(page, "russian", 1)
     assert boot_kind(page) == "build-snapshot"
     page.evaluate(
-        """async () => {
+        """async (stated) => {
           const version = (await import('./vendor/pyodide/pyodide.mjs')).version;
           const cache = await caches.open(`pyodide-snapshot-${version}`);
           const key = new URL('vendor/pyodide/memory-snapshot', location.href).href;
           const junk = new Uint8Array(1 << 20).map((_, i) => (i * 7919) & 255);
-          await cache.put(key, new Response(junk));
+          const size = { "its own": junk.length, "the build's": 31457888 }[stated];
+          const headers = size ? { "Content-Length": String(size) } : {};
+          await cache.put(key, new Response(junk, { headers }));
           // what the page notes when it saved one (web/pyodide-boot.mjs)
           const { SNAPSHOT_ID } = await import('./web/pyodide-boot.mjs');
           localStorage.setItem('pyodide-snapshot', SNAPSHOT_ID);
-        }"""
+        }""",
+        stated,
     )
     assert page.evaluate(SNAPSHOT_ENTRY)["size"] == 1 << 20
 

@@ -187,10 +187,11 @@ PYODIDE_SNAPSHOT_PATCHES = (
 )
 #: Pyodide's loader awaits a snapshot's bytes before it instantiates the wasm (it sizes the
 #: memory from them), so the wasm's streaming compile, its instantiation and Pyodide's linking
-#: wait for the whole snapshot download. Given ``_snapshotSize`` (the build's snapshot: its size
-#: is known), the patched loader sizes the memory from it, instantiates at once and awaits the
-#: bytes only to restore them; a snapshot of another size is refused (the page then starts
-#: CPython). Without ``_snapshotSize`` (the page's own snapshots, the workers') nothing changes.
+#: wait for the whole snapshot download. Given ``_snapshotSize`` (the build's snapshot, or one
+#: kept in Cache Storage with its length: web/pyodide-boot.mjs), the patched loader sizes the
+#: memory from it, instantiates at once and awaits the bytes only to restore them; a snapshot of
+#: another size is refused (the page then starts otherwise). Without ``_snapshotSize`` (a kept
+#: snapshot stored without its length, the workers') nothing changes.
 PYODIDE_LOADER_PATCHES = (
     (
         "async function ke(e,t){if(!e._loadSnapshot)return;",

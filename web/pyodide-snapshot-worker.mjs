@@ -47,7 +47,10 @@ async function store(snapshot) {
     if (name.startsWith("pyodide-snapshot-") && name !== CACHE_NAME) await caches.delete(name);
   }
   const cache = await caches.open(CACHE_NAME);
-  await cache.put(KEY, new Response(snapshot));
+  // its length with it: the page's next start sizes Pyodide's memory from that and reads the
+  // bytes meanwhile (cachedSnapshot in pyodide-boot.mjs)
+  const headers = { "Content-Length": String(snapshot.byteLength) };
+  await cache.put(KEY, new Response(snapshot, { headers }));
 }
 
 onmessage = async (event) => {
