@@ -888,20 +888,28 @@ def snapshot_compressor() -> Any | None:
 
 
 def pack_snapshot(data: bytes) -> tuple[bytes, str]:
-    """The build's snapshot compressed for the site and its file extension (zst or gz)."""
+    """The build's snapshot compressed for the site and its file extension (snapshot_ext)."""
     zstd = snapshot_compressor()
     if zstd is None:
-        return gzip.compress(data, compresslevel=9, mtime=0), "gz"
-    options = {
-        zstd.CompressionParameter.compression_level: SNAPSHOT_ZSTD_LEVEL,
-        zstd.CompressionParameter.window_log: SNAPSHOT_ZSTD_WINDOW_LOG,
-    }
-    return zstd.compress(data, options=options), "zst"
+        packed = gzip.compress(data, compresslevel=9, mtime=0)
+    else:
+        options = {
+            zstd.CompressionParameter.compression_level: SNAPSHOT_ZSTD_LEVEL,
+            zstd.CompressionParameter.window_log: SNAPSHOT_ZSTD_WINDOW_LOG,
+        }
+        packed = zstd.compress(data, options=options)
+    return packed, snapshot_ext(packed)
+
+
+def snapshot_ext(packed: bytes) -> str:
+    """The file extension of a packed snapshot, told by its first bytes, as the page tells
+    them: zst or gz."""
+    return "zst" if packed[:4] == ZSTD_MAGIC else "gz"
 
 
 def unpack_snapshot(packed: bytes) -> bytes:
     """The bytes pack_snapshot() packed (zstd or gzip), as the page unpacks them."""
-    if packed[:4] == ZSTD_MAGIC:
+    if snapshot_ext(packed) == "zst":
         zstd = snapshot_compressor()
         if zstd is None:
             raise BuildError("a zstd snapshot, and no zstd module to unpack it")
@@ -933,9 +941,10 @@ def make_boot_snapshot(
         *([archive] if modules else []),
     ):
         key.update(hashlib.sha256(path.read_bytes()).digest())
-    ext = "zst" if snapshot_compressor() is not None else "gz"
-    key.update(json.dumps([ext, SNAPSHOT_ZSTD_LEVEL, SNAPSHOT_ZSTD_WINDOW_LOG]).encode())
-    cached = BOOT_SNAPSHOT_CACHE / f"{key.hexdigest()[:32]}.bin.{ext}"
+    # how it is packed (pack_snapshot): the file's own first bytes tell it apart again below
+    zstd = snapshot_compressor() is not None
+    key.update(json.dumps([zstd, SNAPSHOT_ZSTD_LEVEL, SNAPSHOT_ZSTD_WINDOW_LOG]).encode())
+    cached = BOOT_SNAPSHOT_CACHE / f"{key.hexdigest()[:32]}.bin"
     if not cached.is_file():
         part = cached.with_name(f"{cached.name}.tmp-{os.getpid()}")
         try:
@@ -958,7 +967,9 @@ def make_boot_snapshot(
         part.replace(cached)
     data = cached.read_bytes()
     rel = BOOT_SNAPSHOT_FILE.format(
-        version=_npm_version(pyodide_dir), digest=hashlib.sha256(data).hexdigest()[:12], ext=ext
+        version=_npm_version(pyodide_dir),
+        digest=hashlib.sha256(data).hexdigest()[:12],
+        ext=snapshot_ext(data),
     )
     target = out / rel
     target.parent.mkdir(parents=True, exist_ok=True)

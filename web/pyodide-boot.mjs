@@ -239,30 +239,26 @@ export async function unpackResponse(response, zstd) {
     },
   });
   const [a, b, c, d] = head;
+  let stream = body;
   if (a === 0x28 && b === 0xb5 && c === 0x2f && d === 0xfd) {
     const { Decompress } = await zstd();
-    const parts = [];
-    let size = 0;
-    // each block comes as a new array: kept as it is, joined once at the end
-    const decoder = new Decompress((part) => {
-      parts.push(part);
-      size += part.length;
-    });
-    const input = body.getReader();
-    for (let chunk = await input.read(); !chunk.done; chunk = await input.read()) {
-      decoder.push(chunk.value);
-    }
-    decoder.push(new Uint8Array(0), true); // throws on a stream cut short
-    const bytes = new Uint8Array(size);
-    let at = 0;
-    for (const part of parts) {
-      bytes.set(part, at);
-      at += part.length;
-    }
-    return bytes;
+    let decoder = null;
+    stream = body.pipeThrough(
+      new TransformStream({
+        start(controller) {
+          decoder = new Decompress((part) => controller.enqueue(part));
+        },
+        transform(chunk) {
+          decoder.push(chunk);
+        },
+        flush() {
+          decoder.push(new Uint8Array(0), true); // throws on a stream cut short
+        },
+      }),
+    );
+  } else if (a === 0x1f && b === 0x8b) {
+    stream = body.pipeThrough(new DecompressionStream("gzip"));
   }
-  const gzipped = a === 0x1f && b === 0x8b;
-  const stream = gzipped ? body.pipeThrough(new DecompressionStream("gzip")) : body;
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
