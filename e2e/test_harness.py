@@ -90,7 +90,7 @@ try:
 except ValueError as err:
     raised = traceback.extract_tb(err.__traceback__)[-1]
 root.dataset.lines = json.dumps(lines)
-root.dataset.raised = json.dumps([raised.filename, raised.name, raised.lineno])
+root.dataset.raised = json.dumps([raised.filename, raised.name, raised.lineno, raised.colno])
 root.dataset.docs = json.dumps([sys.modules["solitaire.piles"].__doc__, PileRef.parse.__doc__])
 root.dataset.app = "ready"
 </script>
@@ -390,8 +390,9 @@ def _first_lines(source: Path, module: str) -> dict[str, int]:
 
 
 def _assert_lines_and_docstrings_as_built(root: Locator) -> None:
-    """The page's bytecode has its docstrings blanked (".") but every line number of the
-    source: each function's first line, and the line a raised exception reports."""
+    """The page's bytecode has its docstrings blanked (".") and no column positions, but
+    every line number of the source: each function's first line, and the line a raised
+    exception reports."""
     package_dir = build_site.ROOT / build_site.PACKAGE_DIR
     seen = json.loads(root.get_attribute("data-lines") or "{}")
     expected: dict[str, int] = {}
@@ -403,8 +404,9 @@ def _assert_lines_and_docstrings_as_built(root: Locator) -> None:
         expected.update(_first_lines(source, module))
     assert len(seen) > 200
     assert seen == {key: expected[key] for key in seen}
-    filename, function, line = json.loads(root.get_attribute("data-raised") or "[]")
+    filename, function, line, column = json.loads(root.get_attribute("data-raised") or "[]")
     assert (filename, function) == ("/home/pyodide/solitaire/piles.py", "parse")
+    assert column is None  # compiled without column positions (build_site._COMPILE_MJS)
     source_lines = (package_dir / "piles.py").read_text(encoding="utf-8").splitlines()
     assert source_lines[line - 1].strip().startswith("raise ValueError")
     assert json.loads(root.get_attribute("data-docs") or "[]") == [".", "."]
