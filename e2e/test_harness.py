@@ -344,14 +344,19 @@ def test_probe_page_boots_vendored_pyodide_fetching_exactly_the_runtime(
     # Pyodide's lock file (the page hands Pyodide its package index, web/pyodide-boot.mjs; the
     # solver's worker and the snapshot worker fetch it) and PyScript's error plugin (imported
     # only to report a config that cannot be parsed: build_site.PYSCRIPT_CORE_PATCH), and
-    # Pyodide's full standard library (the trimmed one is loaded instead).
+    # Pyodide's full standard library (the trimmed one is loaded instead); and, no service
+    # worker answering, the wasm comes packed: the wasm itself and the decoder as a classic
+    # script are the service worker's (it unpacks the wasm into its cache, web/sw.js).
     error_chunk = sorted((site_dir / "vendor" / "pyscript").glob("error-*.js"))
     assert len(error_chunk) == 1
     not_on_page = [
         "vendor/pyodide/pyodide-lock.json",
         error_chunk[0].relative_to(site_dir).as_posix(),
         f"vendor/pyodide/{build_site.FULL_STDLIB}",
+        build_site.PACKED_WASM[0],
+        build_site.FZSTD_CLASSIC_FILE,
     ]
+    assert build_site.PACKED_WASM[1] in fetched_runtime
     assert fetched_runtime == [p for p in _runtime_files(site_dir) if p not in not_on_page]
     # PyScript's core.css only styles its own tags, editor and terminal: not loaded, not shipped.
     assert "vendor/pyscript/core.css" not in fetched_runtime
@@ -364,7 +369,7 @@ def test_probe_page_boots_vendored_pyodide_fetching_exactly_the_runtime(
     # started without a service worker.
     assert config["interpreter"] == "./web/pyodide-boot.mjs"
     every_request = [urlsplit(u).path for u in watch.requested if watch.is_local(u)]
-    assert every_request.count("/vendor/pyodide/pyodide.asm.wasm") == 1  # one interpreter
+    assert every_request.count(f"/{build_site.PACKED_WASM[1]}") == 1  # one interpreter
     assert "web/pyodide-snapshot-worker.mjs" not in fetched
     assert sorted(p for p in fetched if p.startswith("py/")) == sorted(
         url.removeprefix("./") for url in page_files

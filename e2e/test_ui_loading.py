@@ -43,12 +43,13 @@ BUSY_JS = """(ms) => { setTimeout(() => { const end = performance.now() + ms;
 
 
 class HeldStart:
-    """Keeps back every request of Pyodide's wasm until ``release()``."""
+    """Keeps back every request of Pyodide's wasm (or of its packed copy, which a first visit
+    fetches instead: build_site.PACKED_WASM) until ``release()``."""
 
     def __init__(self, page: Page) -> None:
         self.routes: list[Route] = []
         self.released = False
-        page.route("**/vendor/pyodide/pyodide.asm.wasm", self.hold)
+        page.route("**/vendor/pyodide/pyodide.asm.wasm*", self.hold)
 
     def hold(self, route: Route) -> None:
         if self.released:

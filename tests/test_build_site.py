@@ -266,6 +266,10 @@ def test_the_service_worker_gets_each_precached_file_size_and_sha256(tmp_path: P
         build_site.stamp_service_worker(template, "v", ["./"], integrity)
     with pytest.raises(build_site.BuildError, match="__INTEGRITY__"):
         build_site.stamp_service_worker(template.replace("/* __INTEGRITY__ */", ""), "v", [], {})
+    with pytest.raises(build_site.BuildError, match="packed"):
+        build_site.stamp_service_worker(
+            template, "v", precache, integrity, {"./web/a.js": "./web/a.js.zst"}
+        )
 
 
 def test_the_bytecode_archive_holds_the_given_pycs_under_their_interpreter_paths(
@@ -408,6 +412,45 @@ def test_the_zstd_decoder_is_vendored_and_precached(tmp_path: Path) -> None:
     fzstd_url = build_site.FZSTD_FILE.removeprefix("vendor/")
     assert f'new URL("../vendor/{fzstd_url}", import.meta.url)' in boot
     assert f'"./{build_site.FZSTD_FILE}",' in (tmp_path / "site" / "sw.js").read_text("utf-8")
+
+
+def test_the_wasm_ships_packed_too_and_the_service_worker_unpacks_it(tmp_path: Path) -> None:
+    """PACKED_WASM: the wasm as zstd next to the wasm, decoding to its very bytes; the boot
+    module is told its URL (a first visit fetches it), the service worker which file it packs
+    and loads the decoder as a classic script (fzstd's UMD build), both files precached with
+    their digests."""
+    if build_site.snapshot_compressor() is None:
+        pytest.fail("no zstd module: install the project's dev extra (backports.zstd)")
+    site = build_site.build(tmp_path / "site", boot_snapshot=False)
+    plain, packed = build_site.PACKED_WASM
+    assert packed in site.runtime
+    assert plain in site.runtime
+    out = tmp_path / "site"
+    data = (out / packed).read_bytes()
+    assert data[:4] == build_site.ZSTD_MAGIC
+    assert build_site.unpack_snapshot(data) == (out / plain).read_bytes()
+    assert len(data) < 0.85 * len(gzip.compress((out / plain).read_bytes(), 9))
+    boot = (out / "web" / "pyodide-boot.mjs").read_text("utf-8")
+    assert f'const PACKED_WASM = "./{packed}";' in boot
+    worker = (out / "sw.js").read_text("utf-8")
+    assert f'  "./{plain}": "./{packed}",\n' in worker
+    assert f'importScripts("./{build_site.FZSTD_CLASSIC_FILE}")' in worker
+    for url in (plain, packed, build_site.FZSTD_CLASSIC_FILE):
+        assert f'  "./{url}": [' in worker
+    classic = (out / build_site.FZSTD_CLASSIC_FILE).read_text("utf-8")
+    assert ".fzstd=f()" in classic  # sets self.fzstd
+
+
+def test_a_build_without_zstd_ships_the_wasm_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(build_site, "snapshot_compressor", lambda: None)
+    site = build_site.build(tmp_path / "site", boot_snapshot=False)
+    assert build_site.PACKED_WASM[1] not in site.runtime
+    assert not (tmp_path / "site" / build_site.PACKED_WASM[1]).exists()
+    boot = (tmp_path / "site" / "web" / "pyodide-boot.mjs").read_text("utf-8")
+    assert build_site.BOOT_PACKED_WASM_LINE in boot
+    assert "const PACKED = {};" in (tmp_path / "site" / "sw.js").read_text("utf-8")
 
 
 def test_the_snapshot_preloads_only_modules_that_touch_no_browser_module() -> None:

@@ -243,8 +243,24 @@ SNAPSHOT_ZSTD_WINDOW_LOG = 21
 #: build's snapshot (and on the page's thread where that worker cannot run).
 FZSTD_FILE = "vendor/fzstd/fzstd.mjs"
 FZSTD_SOURCE = Path("node_modules") / "fzstd" / "esm" / "index.mjs"
+#: The same decoder as a classic script (fzstd's UMD build, which sets ``self.fzstd``), for the
+#: service worker (web/sw.js, ``importScripts``), which cannot import an ES module.
+FZSTD_CLASSIC_FILE = "vendor/fzstd/fzstd.js"
+FZSTD_CLASSIC_SOURCE = Path("node_modules") / "fzstd" / "umd" / "index.js"
 #: The first bytes of a zstd frame.
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+#: pyodide.asm.wasm as zstd (the snapshot's level and window), next to the file itself: 2.90 MB
+#: against 3.53 MB as GitHub Pages gzips the wasm. A page that no service worker answers (a
+#: first visit) downloads this instead and decodes it as it arrives, feeding the streaming
+#: compile (web/pyodide-boot.mjs, PACKED_WASM; the solver's worker too, while the page is not
+#: controlled); the service worker unpacks it into Cache Storage as the wasm itself (web/sw.js,
+#: PACKED), which later visits compile from and Chromium keeps the compiled code of. None
+#: without a zstd module (snapshot_compressor): the site then ships the wasm alone.
+PACKED_WASM = ("vendor/pyodide/pyodide.asm.wasm", "vendor/pyodide/pyodide.asm.wasm.zst")
+#: web/pyodide-boot.mjs's line that the build fills with the packed wasm's site URL.
+BOOT_PACKED_WASM_LINE = "const PACKED_WASM = null;"
+#: Packed wasms kept between builds, keyed by the wasm's bytes (zstd -19 takes ~4 s).
+PACKED_WASM_CACHE = ROOT / ".cache" / "pyodide-packed-wasm"
 #: Modules that must not be imported in the build's snapshot: PyScript's, which exist only on
 #: the page, and Pyodide's JS side. A module of ours that imports one of these, or imports a
 #: module of ours that does, is left for the page to import (snapshot_modules). `js` and
@@ -294,6 +310,7 @@ PYODIDE_HOME = "/home/pyodide"
 SW_VERSION_MARK = "__CACHE_VERSION__"
 SW_PRECACHE_MARK = "/* __PRECACHE__ */"
 SW_INTEGRITY_MARK = "/* __INTEGRITY__ */"
+SW_PACKED_MARK = "/* __PACKED__ */"
 #: In index.html: ``<meta name="release" content="__RELEASE__">``, replaced with the build's
 #: release label (``--release``), which the page can be asked for (and which makes a new
 #: version of the site even when nothing else changed: the e2e tests' second build).
@@ -890,16 +907,55 @@ def snapshot_compressor() -> Any | None:
 
 def pack_snapshot(data: bytes) -> tuple[bytes, str]:
     """The build's snapshot compressed for the site and its file extension (snapshot_ext)."""
+    packed = zstd_pack(data)
+    if packed is None:
+        packed = gzip.compress(data, compresslevel=9, mtime=0)
+    return packed, snapshot_ext(packed)
+
+
+def zstd_pack(data: bytes) -> bytes | None:
+    """``data`` as one zstd frame, at the level and window fzstd decodes well
+    (SNAPSHOT_ZSTD_LEVEL, SNAPSHOT_ZSTD_WINDOW_LOG); None without a zstd module."""
     zstd = snapshot_compressor()
     if zstd is None:
-        packed = gzip.compress(data, compresslevel=9, mtime=0)
-    else:
-        options = {
-            zstd.CompressionParameter.compression_level: SNAPSHOT_ZSTD_LEVEL,
-            zstd.CompressionParameter.window_log: SNAPSHOT_ZSTD_WINDOW_LOG,
-        }
-        packed = zstd.compress(data, options=options)
-    return packed, snapshot_ext(packed)
+        return None
+    options = {
+        zstd.CompressionParameter.compression_level: SNAPSHOT_ZSTD_LEVEL,
+        zstd.CompressionParameter.window_log: SNAPSHOT_ZSTD_WINDOW_LOG,
+    }
+    return zstd.compress(data, options=options)  # type: ignore[no-any-return]
+
+
+def pack_wasm(out: Path) -> str | None:
+    """Writes PACKED_WASM's zstd copy of the site's wasm (cached in PACKED_WASM_CACHE); its site
+    path, or None without a zstd module."""
+    if snapshot_compressor() is None:
+        return None
+    plain, packed_rel = PACKED_WASM
+    data = (out / plain).read_bytes()
+    key = hashlib.sha256(data)
+    key.update(json.dumps([SNAPSHOT_ZSTD_LEVEL, SNAPSHOT_ZSTD_WINDOW_LOG]).encode())
+    cached = PACKED_WASM_CACHE / f"{key.hexdigest()[:32]}.zst"
+    if not cached.is_file():
+        packed = zstd_pack(data)
+        assert packed is not None  # a compressor, above
+        PACKED_WASM_CACHE.mkdir(parents=True, exist_ok=True)
+        part = cached.with_name(f"{cached.name}.tmp-{os.getpid()}")
+        part.write_bytes(packed)
+        part.replace(cached)
+    _copy(cached, out / packed_rel)
+    return packed_rel
+
+
+def stamp_packed_wasm(text: str, packed: str | None) -> str:
+    """web/pyodide-boot.mjs with the site URL of the packed wasm (None: the site has none)."""
+    if packed is None:
+        return text
+    if text.count(BOOT_PACKED_WASM_LINE) != 1:
+        raise BuildError(
+            f"{MAIN_INTERPRETER_URL} must hold the line {BOOT_PACKED_WASM_LINE!r} once"
+        )
+    return text.replace(BOOT_PACKED_WASM_LINE, f"const PACKED_WASM = {json.dumps(f'./{packed}')};")
 
 
 def snapshot_ext(packed: bytes) -> str:
@@ -1010,22 +1066,33 @@ def file_integrity(out: Path, precache: Iterable[str]) -> dict[str, tuple[int, s
 
 
 def stamp_service_worker(
-    template: str, version: str, precache: list[str], integrity: dict[str, tuple[int, str]]
+    template: str,
+    version: str,
+    precache: list[str],
+    integrity: dict[str, tuple[int, str]],
+    packed: dict[str, str] | None = None,
 ) -> str:
-    marks = (SW_VERSION_MARK, SW_PRECACHE_MARK, SW_INTEGRITY_MARK)
+    """web/sw.js with the site's version, its files, their sizes and digests, and ``packed``
+    ({"./file": "./file.zst"}: files the worker fetches as zstd and unpacks)."""
+    marks = (SW_VERSION_MARK, SW_PRECACHE_MARK, SW_INTEGRITY_MARK, SW_PACKED_MARK)
     if any(template.count(mark) != 1 for mark in marks):
         raise BuildError(f"web/sw.js must contain each of {', '.join(marks)} once")
     if not set(integrity) <= set(precache):
         raise BuildError("the integrity table lists files that are not precached")
+    packed = packed or {}
+    if not {*packed, *packed.values()} <= set(integrity):
+        raise BuildError("a packed file or its zstd copy is not precached with its digest")
     listing = "\n" + "".join(f"  {json.dumps(url)},\n" for url in precache)
     table = "\n" + "".join(
         f"  {json.dumps(url)}: [{size}, {json.dumps(digest)}],\n"
         for url, (size, digest) in integrity.items()
     )
+    pairs = "".join(f"\n  {json.dumps(k)}: {json.dumps(v)},\n" for k, v in packed.items())
     return (
         template.replace(SW_VERSION_MARK, version)
         .replace(SW_PRECACHE_MARK, listing)
         .replace(SW_INTEGRITY_MARK, table)
+        .replace(SW_PACKED_MARK, pairs)
     )
 
 
@@ -1355,7 +1422,11 @@ def _assemble(
         shipped_file.write_bytes(patch_pyscript_core(name, (dist / name).read_bytes()))
         runtime.append(f"vendor/pyscript/{name}")
     _copy(root / FZSTD_SOURCE, out / FZSTD_FILE)
-    runtime.append(FZSTD_FILE)
+    _copy(root / FZSTD_CLASSIC_SOURCE, out / FZSTD_CLASSIC_FILE)
+    runtime += [FZSTD_FILE, FZSTD_CLASSIC_FILE]
+    packed_wasm = pack_wasm(out)
+    if packed_wasm is not None:
+        runtime.append(packed_wasm)
     core_chunk = (out / "vendor" / "pyscript" / PYSCRIPT_CORE_PATCH[0]).read_text("utf-8")
     stdlib_note = trim_stdlib(out, root, core_chunk)
     runtime.append(STDLIB_URL)
@@ -1416,6 +1487,7 @@ def _assemble(
         text = stamp_boot_module(boot_module.read_text(encoding="utf-8"), lock)
         size = len(unpack_snapshot((out / snapshot).read_bytes())) if snapshot else None
         text = stamp_boot_snapshot(text, f"./{snapshot}" if snapshot else None, size)
+        text = stamp_packed_wasm(text, packed_wasm)
         boot_module.write_text(text, encoding="utf-8")
     if stdlib_note:
         print(f"build_site: warning: {stdlib_note}", file=sys.stderr)
@@ -1443,7 +1515,8 @@ def _assemble(
     template = (root / "web" / "sw.js").read_text(encoding="utf-8")
     # without a page, "./" is no file: the worker then only caches it unchecked
     integrity = file_integrity(out, [u for u in precache if u != "./" or page is not None])
-    worker = stamp_service_worker(template, version, precache, integrity)
+    packed = {f"./{PACKED_WASM[0]}": f"./{packed_wasm}"} if packed_wasm else {}
+    worker = stamp_service_worker(template, version, precache, integrity, packed)
     (out / "sw.js").write_text(worker, "utf-8")
     own.append("sw.js")
     return Site(

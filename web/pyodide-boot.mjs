@@ -65,6 +65,11 @@ const BOOT_SNAPSHOT = null;
    patch of the build's), the wasm is compiled and instantiated while the snapshot still
    downloads, instead of after (docs/performance.md, "Build-time snapshot"). */
 const BOOT_SNAPSHOT_SIZE = null;
+/* The site URL of pyodide.asm.wasm as zstd (tools/build_site.py PACKED_WASM), written by the
+   build; null: none (unbuilt, or built without zstd). packedWasmFetch() fetches it instead of
+   the wasm where no service worker answers. */
+const PACKED_WASM = null;
+export const WASM_URL = `${INDEX_URL}pyodide.asm.wasm`;
 /* The page's fetch, before watchDownloads() wraps it: the build's snapshot may fail to load
    without failing the start. */
 const pageFetch = globalThis.fetch;
@@ -209,8 +214,13 @@ export const importZstd = () => import(FZSTD_URL);
    DecompressionStream, a zstd frame (28 b5 2f fd) by fzstd's streaming Decompress, from
    `zstd()` (a promise of the fzstd module), anything else as it is (a server that already
    decoded its Content-Encoding, or a file that was never packed). Stringified into the
-   unpacking worker (UNPACK_WORKER): it refers to nothing outside itself. */
+   unpacking worker (UNPACK_WORKER), with unpackedStream(): they refer to nothing else. */
 export async function unpackResponse(response, zstd) {
+  return new Uint8Array(await new Response(await unpackedStream(response, zstd)).arrayBuffer());
+}
+
+/* The body of a compressed response as a stream of its unpacked bytes (unpackResponse()). */
+export async function unpackedStream(response, zstd) {
   const reader = response.body.getReader();
   let head = new Uint8Array(0); // at least the four bytes that tell the format
   let done = false;
@@ -259,8 +269,44 @@ export async function unpackResponse(response, zstd) {
   } else if (a === 0x1f && b === 0x8b) {
     stream = body.pipeThrough(new DecompressionStream("gzip"));
   }
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+  return stream;
 }
+
+/* fetch() as `fetcher` does it, except that pyodide.asm.wasm comes as the build's zstd copy
+   (PACKED_WASM: 2.9 MB instead of 3.5 MB gzipped, ~0.5 s less at 10 Mbit/s), unpacked in a
+   worker as it arrives (unpackedStreamOffThread) into a response that
+   WebAssembly.instantiateStreaming compiles as it comes. For a page or worker that no service
+   worker answers: the service worker keeps the wasm itself, unpacked (web/sw.js, PACKED), and
+   Chromium keeps the wasm's compiled code only next to such an entry. Where the packed file
+   cannot be fetched, the wasm itself is. Without PACKED_WASM: `fetcher` itself. */
+export function packedWasmFetch(fetcher) {
+  if (!PACKED_WASM) return fetcher;
+  return function (input, init) {
+    const url = input instanceof Request ? input.url : String(input);
+    if (new URL(url, SITE_URL).href !== WASM_URL) return fetcher.call(this, input, init);
+    return fetchPackedWasm(fetcher, input, init);
+  };
+}
+
+async function fetchPackedWasm(fetcher, input, init) {
+  const packed = await fetcher(new URL(PACKED_WASM, SITE_URL).href).catch(() => null);
+  if (!packed || !packed.ok || !packed.body) return fetcher(input, init);
+  let body = null;
+  try {
+    body = await unpackedStreamOffThread(packed);
+  } catch {
+    return fetcher(input, init); // no decoder (its file failed to load), no unpacking worker
+  }
+  const response = new Response(body, { headers: { "Content-Type": "application/wasm" } });
+  // the wasm's URL: web/boot.js and countWasm() tell the compiled response by it
+  Object.defineProperty(response, "url", { value: WASM_URL });
+  packedResponses.add(response);
+  return response;
+}
+
+/* The responses fetchPackedWasm() made: the page's compile of one that fails is retried with
+   the wasm itself (watchDownloads). */
+const packedResponses = new WeakSet();
 
 /* The bytes of a compressed response, unpacked in a worker where the browser can hand a stream
    to one (a transferable ReadableStream), else as unpackResponse() does on the page. Why: the
@@ -272,11 +318,28 @@ export async function unpackResponse(response, zstd) {
    body over; the worker, made from a blob (no file to fetch before it starts), imports the
    zstd decoder itself and sends the bytes back by transfer (no copy). A worker that fails once
    the body is handed over rejects: the start then goes on without the snapshot (start()). */
+export function unpackOffThread(response) {
+  return offThread(response, false, () => unpackResponse(response, importZstd));
+}
+
+/* The body of a compressed response as a stream of its unpacked bytes, as unpackedStream(),
+   decoded in such a worker as it arrives (the packed wasm: fzstd's first calls on a page, not yet
+   optimised, took up to ~0.1 s per 64 KB even in Node); the worker ends with the stream. */
+export function unpackedStreamOffThread(response) {
+  return offThread(response, true, () => unpackedStream(response, importZstd));
+}
+
 const UNPACK_WORKER = `${unpackResponse}
+${unpackedStream}
 const zstd = () => import(${JSON.stringify(FZSTD_URL)});
-onmessage = async (event) => {
+onmessage = async ({ data }) => {
   try {
-    const bytes = await unpackResponse(new Response(event.data), zstd);
+    const stream = await unpackedStream(new Response(data.body), zstd);
+    if (data.stream) {
+      postMessage({ stream }, [stream]);
+      return;
+    }
+    const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
     postMessage({ bytes }, [bytes.buffer]);
   } catch (err) {
     postMessage({ error: String((err && err.message) || err) });
@@ -298,17 +361,19 @@ function streamsTransfer() {
   }
 }
 
-export function unpackOffThread(response) {
+/* The worker's answer for `response` (its bytes, or with `stream` a stream of them); `here()`
+   where no such worker can run. */
+function offThread(response, stream, here) {
   let worker = null;
   let url = null;
   try {
-    if (!response.body || !streamsTransfer()) return unpackResponse(response, importZstd);
+    if (!response.body || !streamsTransfer()) return here();
     url = URL.createObjectURL(new Blob([UNPACK_WORKER], { type: "text/javascript" }));
     // a module worker: import() of the decoder is certain there
     worker = new Worker(url, { type: "module" });
   } catch {
     if (url) URL.revokeObjectURL(url);
-    return unpackResponse(response, importZstd); // e.g. a policy that forbids blob workers
+    return here(); // e.g. a policy that forbids blob workers
   }
   const done = () => {
     worker.terminate();
@@ -316,16 +381,42 @@ export function unpackOffThread(response) {
   };
   return new Promise((resolve, reject) => {
     worker.onmessage = ({ data }) => {
-      done();
-      if (data.bytes) resolve(data.bytes);
-      else reject(new Error(`cannot unpack: ${data.error}`));
+      if (data.bytes) {
+        done();
+        resolve(data.bytes);
+      } else if (data.stream) {
+        // the worker decodes until the stream is read to its end, fails or is given up
+        const reader = data.stream.getReader();
+        const relay = new ReadableStream({
+          async pull(controller) {
+            try {
+              const chunk = await reader.read();
+              if (chunk.done) {
+                done();
+                controller.close();
+              } else controller.enqueue(chunk.value);
+            } catch (err) {
+              done();
+              controller.error(err);
+            }
+          },
+          cancel(reason) {
+            done();
+            return reader.cancel(reason);
+          },
+        });
+        resolve(relay);
+      } else {
+        done();
+        reject(new Error(`cannot unpack: ${data.error}`));
+      }
     };
     worker.onerror = (event) => {
       event.preventDefault();
       done();
       reject(new Error(`the unpacking worker failed: ${event.message || "no reason given"}`));
     };
-    worker.postMessage(response.body, [response.body]);
+    worker.postMessage({ body: response.body, stream }, [response.body]);
   });
 }
 
@@ -547,10 +638,13 @@ function watchDownloads() {
   failed.catch(() => {}); // raced in boot()
   const fail = (url, reason) => report(new DownloadFailed(url, reason));
   const pageFetch = globalThis.fetch;
+  // a page no service worker answers (a first visit) downloads the wasm packed
+  const controlled = Boolean(navigator.serviceWorker && navigator.serviceWorker.controller);
+  const fetcher = controlled ? pageFetch : packedWasmFetch(pageFetch);
   const compile = WebAssembly.instantiateStreaming;
   watching = Boolean(compile);
   globalThis.fetch = function (input, init) {
-    const result = pageFetch.call(this, input, init);
+    const result = fetcher.call(this, input, init);
     const url = new URL(input instanceof Request ? input.url : String(input), SITE_URL).href;
     if (url.startsWith(SITE_URL)) {
       result.then(
@@ -564,7 +658,14 @@ function watchDownloads() {
     WebAssembly.instantiateStreaming = function (source, imports) {
       const arrival = wasmArrival;
       const answer = Promise.resolve(source);
-      const result = compile.call(this, arrival ? answer.then(countWasm) : source, imports);
+      const first = compile.call(this, arrival ? answer.then(countWasm) : source, imports);
+      // a packed wasm that does not decode or compile (a damaged .zst): the wasm itself, once
+      const result = first.catch(async (err) => {
+        const response = await answer.catch(() => null);
+        if (!packedResponses.has(response)) throw err;
+        console.info("The packed wasm is not usable; fetching the wasm itself.", err);
+        return compile.call(this, pageFetch(WASM_URL), imports);
+      });
       result.then(
         () => arrival?.resolve(),
         () => arrival?.resolve(),

@@ -11,7 +11,8 @@
    Messages, all JSON strings:
    - page -> worker, first: {"start": {"save": bool}}. "save": the page is controlled by the
      service worker (the visitor will likely come back), so a fresh boot may store a snapshot;
-     never otherwise, so that one-off visitors do not pay for it.
+     never otherwise, so that one-off visitors do not pay for it. Not controlled, the worker
+     fetches the wasm packed, as the page did (pyodide-boot.mjs, packedWasmFetch).
    - worker -> page: {"ready": {"boot": "snapshot" | "fresh", "snapshot": "restored" |
      "saved" | "failed" | "bad" | "none", "ms": boot milliseconds}} or {"failed": "reason"}.
    - page -> worker: {"id": n, "name": "hint" | ..., "args": [...]}; worker -> page:
@@ -25,7 +26,7 @@
    deleted and the worker boots normally; that is no error (console.info only). */
 import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
 /* Shared with the page's interpreter module (which starts nothing when imported in a worker). */
-import { CACHE_NAME, fetchOk, STDLIB_URL, writeFiles } from "./pyodide-boot.mjs";
+import { CACHE_NAME, fetchOk, packedWasmFetch, STDLIB_URL, writeFiles } from "./pyodide-boot.mjs";
 
 const INDEX_URL = new URL("../vendor/pyodide/", import.meta.url).href;
 const SITE_URL = new URL("../", import.meta.url).href;
@@ -121,6 +122,9 @@ async function saveSnapshot(cache, key, py) {
 
 async function boot(options) {
   const t0 = performance.now();
+  // A page no service worker controls (a first visit) downloaded the wasm packed, and so does
+  // this worker (a worker cannot ask whether it is controlled itself): from the HTTP cache.
+  if (!options.save) globalThis.fetch = packedWasmFetch(globalThis.fetch);
   const { files, digest } = await fetchFiles();
   const key = KEY_PREFIX + digest;
   const cache = digest === null ? null : await openCache();

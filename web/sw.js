@@ -23,6 +23,14 @@ const CACHE_VERSION = "__CACHE_VERSION__";
 const PRECACHE = [/* __PRECACHE__ */];
 /* {"./path": [size in bytes, "sha-256 hex"]} for every URL of PRECACHE. */
 const INTEGRITY = {/* __INTEGRITY__ */};
+/* {"./path": "./path.zst"}: files the site also ships as zstd (tools/build_site.py PACKED_WASM:
+   pyodide.asm.wasm, which a first visit downloads packed, web/pyodide-boot.mjs). The worker
+   fetches the .zst instead (by then in the HTTP cache, from the page's download), unpacks it and
+   keeps the file itself, checked like any other: later visits compile the wasm from that entry,
+   next to which Chromium keeps the compiled code (fromCache). */
+const PACKED = {/* __PACKED__ */};
+/* fzstd's decoder as a classic script (a service worker cannot import an ES module). */
+if (Object.keys(PACKED).length) importScripts("./vendor/fzstd/fzstd.js");
 
 const SCOPE = self.registration.scope;
 const CACHE_PREFIX = `solitaire ${SCOPE} `;
@@ -51,10 +59,22 @@ async function defect(key, buffer) {
   return (await sha256(buffer)) === want[1] ? "" : "SHA-256 differs";
 }
 
+/* The response of the server for `key` (a Request `cache` mode), or for a packed file its zstd
+   copy's, unpacked. Throws on an HTTP error or a zstd stream that does not decode. */
+async function fetchFile(key, mode) {
+  const packed = PACKED[key];
+  const response = await fetch(new Request(new URL(packed || key, SCOPE), { cache: mode }));
+  if (!response.ok) throw new Error(`${packed || key}: HTTP ${response.status}`);
+  if (!packed) return response;
+  const bytes = self.fzstd.decompress(new Uint8Array(await response.arrayBuffer()));
+  const type = key.endsWith(".wasm") ? "application/wasm" : "application/octet-stream";
+  const headers = { "Content-Type": type, "Content-Length": String(bytes.byteLength) };
+  return new Response(bytes, { headers });
+}
+
 /* Downloads `key` past every cache, checks it and stores it. Throws when it cannot. */
 async function download(cache, key) {
-  const response = await fetch(new Request(new URL(key, SCOPE), { cache: "reload" }));
-  if (!response.ok) throw new Error(`${key}: HTTP ${response.status}`);
+  const response = await fetchFile(key, "reload");
   const body = await response.clone().arrayBuffer();
   const bad = await defect(key, body);
   if (bad) throw new Error(`${key}: downloaded file is damaged (${bad})`);
@@ -69,13 +89,11 @@ self.addEventListener("install", (event) => {
       // the HTTP cache from the previous deploy never lands in this version's cache.
       Promise.all(
         PRECACHE.map(async (key) => {
-          const request = new Request(new URL(key, SCOPE), { cache: "no-cache" });
-          const response = await fetch(request);
-          if (!response.ok) throw new Error(`${key}: HTTP ${response.status}`);
+          const response = await fetchFile(key, "no-cache");
           const bad = await defect(key, await response.clone().arrayBuffer());
           // e.g. the server already holds the next deploy: this worker is then out of date
           if (bad) throw new Error(`${key} is not the file of this version (${bad})`);
-          await cache.put(request.url, response);
+          await cache.put(new URL(key, SCOPE).href, response);
         }),
       ),
     ),
