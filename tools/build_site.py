@@ -240,7 +240,7 @@ SNAPSHOT_ZSTD_LEVEL = 19
 SNAPSHOT_ZSTD_WINDOW_LOG = 21
 #: The zstd decoder of the page (npm package ``fzstd``, pure JS, 6.8 KB gzip, MIT), vendored
 #: from its ES module build: web/pyodide-boot.mjs imports it in the worker that unpacks the
-#: build's snapshot (and on the page's thread where that worker cannot run).
+#: build's snapshot and the packed wasm (and on the page's thread where that worker cannot run).
 FZSTD_FILE = "vendor/fzstd/fzstd.mjs"
 FZSTD_SOURCE = Path("node_modules") / "fzstd" / "esm" / "index.mjs"
 #: The same decoder as a classic script (fzstd's UMD build, which sets ``self.fzstd``), for the
