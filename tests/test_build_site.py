@@ -441,6 +441,28 @@ def test_the_wasm_ships_packed_too_and_the_service_worker_unpacks_it(tmp_path: P
     assert ".fzstd=f()" in classic  # sets self.fzstd
 
 
+def test_the_packed_wasm_is_written_even_where_its_cache_cannot_be(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pack_wasm(): the copy lands in the site whether or not .cache/ takes it (a read-only
+    checkout builds too); a writable cache serves the next build the same bytes."""
+    if build_site.snapshot_compressor() is None:
+        pytest.fail("no zstd module: install the project's dev extra (backports.zstd)")
+    plain, packed = build_site.PACKED_WASM
+    wasm = b"\0asm\1\0\0\0" + bytes(range(256)) * 64
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_bytes(b"")
+    for cache in (blocker / "cache", tmp_path / "cache", tmp_path / "cache"):
+        monkeypatch.setattr(build_site, "PACKED_WASM_CACHE", cache)
+        out = tmp_path / f"site-{len(list(tmp_path.iterdir()))}"
+        (out / plain).parent.mkdir(parents=True)
+        (out / plain).write_bytes(wasm)
+        assert build_site.pack_wasm(out) == packed
+        assert build_site.unpack_snapshot((out / packed).read_bytes()) == wasm
+    assert len(list((tmp_path / "cache").glob("*.zst"))) == 1
+    assert not list((tmp_path / "cache").glob("*.tmp-*"))
+
+
 def test_a_build_without_zstd_ships_the_wasm_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -936,15 +936,24 @@ def pack_wasm(out: Path) -> str | None:
     key = hashlib.sha256(data)
     key.update(json.dumps([SNAPSHOT_ZSTD_LEVEL, SNAPSHOT_ZSTD_WINDOW_LOG]).encode())
     cached = PACKED_WASM_CACHE / f"{key.hexdigest()[:32]}.zst"
-    if not cached.is_file():
-        packed = zstd_pack(data)
-        assert packed is not None  # a compressor, above
-        PACKED_WASM_CACHE.mkdir(parents=True, exist_ok=True)
-        part = cached.with_name(f"{cached.name}.tmp-{os.getpid()}")
-        part.write_bytes(packed)
-        part.replace(cached)
-    _copy(cached, out / packed_rel)
+    if cached.is_file():
+        _copy(cached, out / packed_rel)
+        return packed_rel
+    packed = zstd_pack(data)
+    assert packed is not None  # a compressor, above
+    (out / packed_rel).write_bytes(packed)
+    with contextlib.suppress(OSError):  # a cache that cannot be written is no error
+        _write_atomic(cached, packed)
     return packed_rel
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    """Writes a file under a temporary name, then renames it: parallel builds share the caches,
+    and none may read a file half written."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    part = path.with_name(f"{path.name}.tmp-{os.getpid()}")
+    part.write_bytes(data)
+    part.replace(path)
 
 
 def stamp_packed_wasm(text: str, packed: str | None) -> str:
@@ -1228,11 +1237,8 @@ def _save_pycs(cache: Path, runtime: dict[str, object], pycs: dict[str, bytes]) 
     files = {f"{key}.pyc": data for key, data in pycs.items()}
     files["runtime.json"] = json.dumps(runtime).encode()
     try:
-        cache.mkdir(parents=True, exist_ok=True)
         for name, data in files.items():
-            part = cache / f"{name}.tmp-{os.getpid()}"
-            part.write_bytes(data)
-            part.replace(cache / name)
+            _write_atomic(cache / name, data)
     except OSError:
         pass
 

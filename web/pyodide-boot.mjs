@@ -334,12 +334,12 @@ ${unpackedStream}
 const zstd = () => import(${JSON.stringify(FZSTD_URL)});
 onmessage = async ({ data }) => {
   try {
-    const stream = await unpackedStream(new Response(data.body), zstd);
     if (data.stream) {
+      const stream = await unpackedStream(new Response(data.body), zstd);
       postMessage({ stream }, [stream]);
       return;
     }
-    const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+    const bytes = await unpackResponse(new Response(data.body), zstd);
     postMessage({ bytes }, [bytes.buffer]);
   } catch (err) {
     postMessage({ error: String((err && err.message) || err) });
