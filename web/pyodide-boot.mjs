@@ -34,7 +34,8 @@
    outcome); and performance marks "pyodide-boot:start", "pyodide-boot:restore" (a snapshot was
    found), "pyodide-boot:snapshot-fetch" (the build's snapshot is asked for),
    "pyodide-boot:snapshot-unpacked" (its bytes are in and unpacked),
-   "pyodide-boot:started" (Pyodide is up) and "pyodide-boot:ready" (files written); on
+   "pyodide-boot:started" (Pyodide is up), "pyodide-boot:ready" (files written) and, after a
+   start from the build's snapshot, "pyodide-boot:stdlib" (the zip is in, STDLIB_LATER_URL); on
    the page each is also dispatched at once as the event "pyodide-boot" (detail: the name), which
    the loading screen's text follows (web/boot.js). */
 import * as pyodide from "../vendor/pyodide/pyodide.mjs";
@@ -44,6 +45,16 @@ const INDEX_URL = new URL("../vendor/pyodide/", import.meta.url).href;
 /* The site's trimmed standard library (tools/stdlib_trim.py), not Pyodide's full zip; also
    used by the solver's worker and the snapshot worker. */
 export const STDLIB_URL = `${INDEX_URL}python_stdlib_trimmed.zip`;
+/* What a page restoring the build's snapshot gives Pyodide as its standard library: the
+   fetch wrapper of watchDownloads() answers it with STUB_ZIP at once. Such a page imports
+   nothing from the zip before it is ready (the snapshot holds every module it imports at
+   start: e2e/test_stdlib_later.py), so the zip is fetched once the snapshot's bytes are in, off
+   the link that the wasm and the snapshot need, and written into the file system when it
+   arrives (installStdlibLater()). Only Python's zip importer reads the file, when a module not
+   yet imported is imported; the table of contents it reads it by is in the snapshot. */
+const STDLIB_LATER_URL = `${STDLIB_URL}#later`;
+/* An empty zip: its end-of-central-directory record alone. */
+const STUB_ZIP = new Uint8Array([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]);
 export const CACHE_NAME = `pyodide-snapshot-${version}`;
 export const KEY = `${INDEX_URL}memory-snapshot`;
 const SITE_URL = new URL("../", import.meta.url).href;
@@ -588,9 +599,18 @@ async function start(config) {
           return bytes;
         });
       snapshot.catch(() => {}); // reported by loadPyodide
+      // the standard library once the snapshot is in (STDLIB_LATER_URL)
+      const stdlib = snapshot.then(() => pageFetch(STDLIB_URL));
+      stdlib.catch(() => {}); // reported by installStdlibLater()
       const size = BOOT_SNAPSHOT_SIZE ? { _snapshotSize: BOOT_SNAPSHOT_SIZE } : {};
-      const py = await pyodide.loadPyodide({ ...config, _loadSnapshot: snapshot, ...size });
+      const py = await pyodide.loadPyodide({
+        ...config,
+        stdLibURL: STDLIB_LATER_URL,
+        _loadSnapshot: snapshot,
+        ...size,
+      });
       py.runPython("import random; random.seed()"); // as above
+      installStdlibLater(py, stdlib);
       mark("boot", "build-snapshot");
       // kept as it is unpacked, so that a later visit restores it at once, with no download
       // through the service worker and no unpacking of 31 MB
@@ -606,6 +626,23 @@ async function start(config) {
     keepSnapshotInBackground({ make: true });
   }
   return py;
+}
+
+/* Writes the standard library zip, fetched after the start began (`response`, a promise of
+   it), where Pyodide wrote STUB_ZIP; then marks "pyodide-boot:stdlib". A zip that cannot be
+   fetched is no error: the page has every module it imports. */
+async function installStdlibLater(py, response) {
+  try {
+    const answer = await response;
+    if (!answer.ok) throw new Error(`HTTP ${answer.status} ${answer.statusText}`);
+    const data = new Uint8Array(await answer.arrayBuffer());
+    const name = py.FS.readdir("/lib").find((entry) => /^python\d+\.zip$/.test(entry));
+    if (!name) throw new Error("Pyodide wrote no standard library zip to replace");
+    py.FS.writeFile(`/lib/${name}`, data, { canOwn: true });
+    bootMark("pyodide-boot:stdlib");
+  } catch (err) {
+    console.info("The standard library zip could not be fetched after the start.", err);
+  }
 }
 
 /* No package to load, no lock file of the caller's: the package index needs no fetch. */
@@ -644,8 +681,9 @@ function watchDownloads() {
   const compile = WebAssembly.instantiateStreaming;
   watching = Boolean(compile);
   globalThis.fetch = function (input, init) {
-    const result = fetcher.call(this, input, init);
     const url = new URL(input instanceof Request ? input.url : String(input), SITE_URL).href;
+    if (url === STDLIB_LATER_URL) return Promise.resolve(new Response(STUB_ZIP));
+    const result = fetcher.call(this, input, init);
     if (url.startsWith(SITE_URL)) {
       result.then(
         (response) => response.ok || fail(url, `HTTP ${response.status} ${response.statusText}`),

@@ -1,0 +1,159 @@
+"""The standard library after the start (web/pyodide-boot.mjs, STDLIB_LATER_URL): a page that
+restores the build's snapshot gives Pyodide an empty zip at once and fetches the trimmed zip
+only once the snapshot's bytes are in, so that the wasm and the snapshot have the link to
+themselves; the zip is written into the file system when it arrives ("pyodide-boot:stdlib").
+The snapshot holds every module the page imports, so the page plays every feature before the
+zip is in, and a zip that never comes costs nothing but the modules nobody imported."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harness import Watch, open_game
+from playwright.sync_api import Page, Route, expect
+from test_ui_solver import ANSWERED, SOLVER_TIMEOUT_MS, hinted
+from ui_helpers import wait_table
+
+from solitaire import Game, Move
+from solitaire.rules import GAMES
+
+STDLIB = "vendor/pyodide/python_stdlib_trimmed.zip"
+
+#: Whether the zip is in ("pyodide-boot:stdlib").
+INSTALLED = "performance.getEntriesByName('pyodide-boot:stdlib').length > 0"
+
+#: Runs Python in the page's interpreter (PyScript runs a <script type="py"> added to the
+#: document there): modules of the zip that the snapshot does not hold, and the zip's size as
+#: the interpreter's file system has it, into <html data-probe>.
+PROBE = """() => {
+  const script = document.createElement("script");
+  script.type = "py";
+  script.textContent = [
+    "import html, ipaddress, sys, urllib.parse",
+    "from js import document",
+    "zip_path = next(p for p in sys.path if p.endswith('.zip'))",
+    "with open(zip_path, 'rb') as f: size = len(f.read())",
+    "document.documentElement.dataset.probe = html.escape('<ok>') + ' ' + str(size)",
+  ].join("\\n");
+  document.body.append(script);
+}"""
+
+
+class HeldStdlib:
+    """Holds the page's fetch of the zip (the first) until ``release()``; later fetches (the
+    solver worker's, its own Pyodide) pass."""
+
+    def __init__(self, page: Page) -> None:
+        self.held: list[Route] = []
+        self.seen = 0
+        page.route(f"**/{STDLIB}*", self._route)
+
+    def _route(self, route: Route) -> None:
+        self.seen += 1
+        if self.seen == 1:
+            self.held.append(route)
+        else:
+            route.continue_()
+
+    def release(self) -> None:
+        for route in self.held:
+            route.continue_()
+        self.held.clear()
+
+
+def resource(page: Page, name: str) -> dict[str, Any]:
+    entry: dict[str, Any] = page.evaluate(
+        """(name) => {
+          const e = performance.getEntriesByType("resource").find((r) => r.name.includes(name));
+          return e ? { start: e.startTime, end: e.responseEnd } : null;
+        }""",
+        name,
+    )
+    assert entry is not None, f"no request of {name}"
+    return entry
+
+
+def test_the_zip_is_fetched_once_the_snapshot_is_in_and_installed(
+    page: Page, watch: Watch, site_dir: Path
+) -> None:
+    open_game(page, "russian", 1)
+    assert page.evaluate("document.documentElement.dataset.boot") == "build-snapshot"
+    page.wait_for_function(INSTALLED)
+    snapshot = resource(page, "boot-snapshot-")
+    stdlib = resource(page, STDLIB)
+    assert stdlib["start"] >= snapshot["end"] - 1, (stdlib, snapshot)
+    page.evaluate(PROBE)
+    expect(page.locator("html")).to_have_attribute(
+        "data-probe", f"&lt;ok&gt; {(site_dir / STDLIB).stat().st_size}"
+    )
+    watch.assert_clean()
+
+
+def test_every_feature_plays_before_the_zip_is_in(page: Page, watch: Watch, site_dir: Path) -> None:
+    held = HeldStdlib(page)
+    open_game(page, "double-russian", 2)
+    assert page.evaluate("document.documentElement.dataset.boot") == "build-snapshot"
+    assert held.held, "the page fetched no zip"
+
+    # A hint from the solver's worker (whose own fetch of the zip passes).
+    position = Game.new("double-russian", 2).position
+    page.locator("#btn-hint").click()
+    page.wait_for_function(ANSWERED, timeout=SOLVER_TIMEOUT_MS)
+    state = hinted(page)[0]
+    assert state["hint"] in ("winning", "heuristic"), state
+    assert position.why_illegal(Move.parse(state["hintMove"])) is None
+
+    # Every game of the table, the statistics and settings dialogs, a new deal.
+    for game_id in GAMES:
+        page.locator("#game-select").select_option(game_id)
+        page.wait_for_function("(id) => location.hash.startsWith(`#${id}/`)", arg=game_id)
+        deal = int(page.evaluate("location.hash").rpartition("/")[2])
+        wait_table(page, Game.new(game_id, deal).position)
+    for action, dialog in (("stats", "#dlg-stats"), ("settings", "#dlg-settings")):
+        page.locator("#btn-menu").click()
+        page.locator(f"#menu [data-action={action}]").click()
+        expect(page.locator(dialog)).to_be_visible()
+        page.locator(f"{dialog} button[type=submit]").click()
+        expect(page.locator(dialog)).to_be_hidden()
+    before = page.evaluate("document.getElementById('board').dataset.deal")
+    page.locator("#btn-new").click()
+    page.wait_for_function(f"document.getElementById('board').dataset.deal !== '{before}'")
+    assert not page.evaluate(INSTALLED), "the zip came in while it was held"
+    assert held.held
+
+    held.release()
+    page.wait_for_function(INSTALLED)
+    page.evaluate(PROBE)
+    expect(page.locator("html")).to_have_attribute(
+        "data-probe", f"&lt;ok&gt; {(site_dir / STDLIB).stat().st_size}"
+    )
+    watch.assert_clean()
+
+
+@pytest.mark.parametrize("how", ["404", "aborted"])
+def test_a_zip_that_never_comes_leaves_the_page_playing(page: Page, watch: Watch, how: str) -> None:
+    seen: list[str] = []
+
+    def refuse(route: Route) -> None:
+        """The page's fetch (the first) fails; the solver worker's passes."""
+        seen.append(route.request.url)
+        if len(seen) > 1:
+            route.continue_()
+        elif how == "404":
+            route.fulfill(status=404, body=b"gone")
+        else:
+            route.abort("failed")
+
+    page.route(f"**/{STDLIB}*", refuse)
+    watch.allow_console(r"404 \(Not Found\)|net::ERR_FAILED")
+    open_game(page, "russian", 1)
+    assert page.evaluate("document.documentElement.dataset.boot") == "build-snapshot"
+    page.wait_for_timeout(500)
+    assert not page.evaluate(INSTALLED)
+    wait_table(page, Game.new("russian", 1).position)
+    page.locator("#btn-new").click()  # a new deal, dealt by the page's Python
+    page.wait_for_function("document.getElementById('board').dataset.deal !== '1'")
+    watch.http_errors = [e for e in watch.http_errors if STDLIB not in e]
+    watch.assert_clean()
