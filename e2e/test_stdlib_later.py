@@ -14,7 +14,7 @@ import pytest
 from harness import Watch, open_game
 from playwright.sync_api import Page, Route, expect
 from test_ui_solver import ANSWERED, SOLVER_TIMEOUT_MS, hinted
-from ui_helpers import wait_table
+from ui_helpers import open_and_close_menu_dialogs, wait_table
 
 from solitaire import Game, Move
 from solitaire.rules import GAMES
@@ -111,12 +111,7 @@ def test_every_feature_plays_before_the_zip_is_in(page: Page, watch: Watch, site
         page.wait_for_function("(id) => location.hash.startsWith(`#${id}/`)", arg=game_id)
         deal = int(page.evaluate("location.hash").rpartition("/")[2])
         wait_table(page, Game.new(game_id, deal).position)
-    for action, dialog in (("stats", "#dlg-stats"), ("settings", "#dlg-settings")):
-        page.locator("#btn-menu").click()
-        page.locator(f"#menu [data-action={action}]").click()
-        expect(page.locator(dialog)).to_be_visible()
-        page.locator(f"{dialog} button[type=submit]").click()
-        expect(page.locator(dialog)).to_be_hidden()
+    open_and_close_menu_dialogs(page)
     before = page.evaluate("document.getElementById('board').dataset.deal")
     page.locator("#btn-new").click()
     page.wait_for_function(f"document.getElementById('board').dataset.deal !== '{before}'")

@@ -17,7 +17,7 @@ from test_ui_solver import (
     STUCK_MOVES,
     hinted,
 )
-from ui_helpers import game_key, saved_doc, seed_storage, wait_table
+from ui_helpers import game_key, open_and_close_menu_dialogs, saved_doc, seed_storage, wait_table
 
 from solitaire import Game, Move
 from solitaire.rules import GAMES
@@ -60,12 +60,7 @@ def test_every_feature_runs_on_the_trimmed_standard_library(page: Page, watch: W
     expect(banner).to_have_attribute("data-verdict", "winnable", timeout=SOLVER_TIMEOUT_MS)
 
     # The statistics and settings dialogs.
-    for action, dialog in (("stats", "#dlg-stats"), ("settings", "#dlg-settings")):
-        page.locator("#btn-menu").click()
-        page.locator(f"#menu [data-action={action}]").click()
-        expect(page.locator(dialog)).to_be_visible()
-        page.locator(f"{dialog} button[type=submit]").click()
-        expect(page.locator(dialog)).to_be_hidden()
+    open_and_close_menu_dialogs(page)
 
     paths = watch.local_paths()
     assert TRIMMED in paths, paths

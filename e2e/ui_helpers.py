@@ -7,7 +7,7 @@ import json
 import time
 from typing import Any
 
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Locator, Page, expect
 
 from solitaire import Game, Move, Position, card_name
 from solitaire.piles import TABLEAU, PileRef
@@ -267,3 +267,13 @@ def skip_celebration(page: Page) -> None:
     )
     if page.locator("#celebration").count():
         page.keyboard.press("Escape")
+
+
+def open_and_close_menu_dialogs(page: Page) -> None:
+    """Open the statistics and the settings dialogs from the menu, and close each again."""
+    for action, dialog in (("stats", "#dlg-stats"), ("settings", "#dlg-settings")):
+        page.locator("#btn-menu").click()
+        page.locator(f"#menu [data-action={action}]").click()
+        expect(page.locator(dialog)).to_be_visible()
+        page.locator(f"{dialog} button[type=submit]").click()
+        expect(page.locator(dialog)).to_be_hidden()
