@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import OfflineSite
 from harness import ROOT, Watch, open_game, wait_ready
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 from ui_helpers import board, click_pile, dom_piles, engine_piles
 
 from solitaire import Game, Move
@@ -198,3 +198,31 @@ def test_damaged_cache_entries_are_detected_and_repaired(
     wait_ready(page)
     assert page.evaluate(CACHE_ENTRY, wasm)["size"] == real[wasm]
     assert dom_piles(page) == engine_piles(Game.new("russian", 2).position)
+
+
+def test_a_first_install_that_fails_is_tried_again(offline_site: OfflineSite) -> None:
+    """One file of the precache that does not download fails the whole first install; the page
+    registers the worker again a few seconds later (web/register-sw.js, RETRY_MS), so that this
+    visit still ends playing offline."""
+    page = offline_site.page
+    failing = "web/winnable/double-rail.json"  # fetched by the service worker's precache only
+    refused: list[str] = []
+
+    def once(route: Route) -> None:
+        if route.request.service_worker is not None and not refused:
+            refused.append(route.request.url)
+            route.fulfill(status=503, body=b"busy")
+        else:
+            route.fallback()
+
+    offline_site.context.route(f"**/{failing}", once)
+    offline_site.watch.allow_console(r"503")
+    open_game(page, "russian", 3)
+    offline_site.go_offline()  # waits until a worker controls the page
+    assert refused, "the service worker's precache did not ask for the file"
+    infos = [m for m in offline_site.watch.console if "not saved; trying again" in m]
+    assert len(infos) == 1, infos
+    page.reload(wait_until="domcontentloaded")
+    wait_ready(page)
+    assert dom_piles(page) == engine_piles(Game.new("russian", 3).position)
+    offline_site.watch.http_errors = [e for e in offline_site.watch.http_errors if failing not in e]

@@ -12,6 +12,8 @@
  *   then offers "Update", saves the game and calls window.solitaireApplyUpdate(), which posts
  *   {type: "skip-waiting"} to the waiting worker and reloads the page once it has taken over
  *   (controllerchange): the new version starts from the saved game.
+ * - A first install that fails (a file of the precache that does not download) is tried again
+ *   a few times while the page stays open (RETRY_MS).
  * - window.solitaireFirstInstall(ms): undefined, unless this page is registering its service
  *   worker with no worker controlling it yet (a first visit, until the registration answers
  *   whether a first install is under way); then a promise of whether the new worker took over
@@ -41,6 +43,30 @@
 
   let current = null; // this page's registration, once registered
 
+  /* A first install that failed is tried again, after each of RETRY_MS in turn, while no
+     worker controls the page: one file of the precache that does not download (a phone's link
+     dropping for a moment) fails the whole install, and the browser itself would only try
+     again on the next visit, which would then not play offline. */
+  const RETRY_MS = [5000, 30000, 120000];
+  let retries = 0;
+  const watched = new WeakSet(); // installing workers, each watched once
+
+  function retryIfItFails(worker) {
+    if (watched.has(worker)) return;
+    watched.add(worker);
+    worker.addEventListener("statechange", () => {
+      if (worker.state !== "redundant" || sw.controller || retries >= RETRY_MS.length) return;
+      const wait = RETRY_MS[retries++];
+      console.info(`The offline copy of the game was not saved; trying again in ${wait / 1000} s.`);
+      setTimeout(() => {
+        if (sw.controller) return;
+        sw.register("./sw.js")
+          .then(watchUpdates)
+          .catch((err) => console.warn("service worker not registered:", err));
+      }, wait);
+    });
+  }
+
   function watchUpdates(registration) {
     if (!registration) return; // e.g. registration blocked by a test harness
     current = registration;
@@ -48,9 +74,12 @@
       if (registration.waiting && sw.controller) root.dataset.update = "ready";
     };
     mark();
+    if (registration.installing) retryIfItFails(registration.installing);
     registration.addEventListener("updatefound", () => {
       const worker = registration.installing;
-      if (worker) worker.addEventListener("statechange", mark);
+      if (!worker) return;
+      worker.addEventListener("statechange", mark);
+      retryIfItFails(worker);
     });
   }
 
