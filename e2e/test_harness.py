@@ -131,11 +131,15 @@ def probe_files():
 __export__ = ["probe_files"]
 </script>
 <script type="py" config="pyscript.json">
-import json, sys
+import asyncio, json, sys
 import js
 lazy = "pyscript" not in sys.modules  # not imported at boot on the main thread
-from pyscript import workers  # imported now, on first use
 async def main():
+    # PyScript's package imports modules that the build's snapshot lacks: wait until the
+    # standard library zip is in (web/pyodide-boot.mjs, STDLIB_LATER_URL)
+    while not js.performance.getEntriesByName("pyodide-boot:stdlib").length:
+        await asyncio.sleep(0.05)
+    from pyscript import workers  # imported now, on first use
     worker = await workers["probe"]
     answer = await worker.probe_files()
     js.document.documentElement.dataset.lazy = json.dumps(lazy)

@@ -359,6 +359,21 @@ def test_pyodide_makes_no_shared_memory_at_load() -> None:
         build_site.patch_pyodide(target, b"var io=1;", 16)
 
 
+def test_pyodide_never_switches_stacks() -> None:
+    """PYODIDE_NO_JSPI_PATCH: the shipped module says no stack switching, wherever it runs."""
+    module = ROOT / "node_modules" / "pyodide" / "pyodide.asm.mjs"
+    if not module.exists():
+        pytest.skip("node_modules/pyodide is not installed")
+    shipped = build_site.patch_pyodide("pyodide.asm.mjs", module.read_bytes(), 16).decode("utf-8")
+    old, new = build_site.PYODIDE_NO_JSPI_PATCH
+    assert old not in shipped
+    assert shipped.count(new) == 1
+    assert '"Suspending"in WebAssembly' not in shipped
+    broken = module.read_bytes().replace(old.encode(), b"var newJspiSupported=1;")
+    with pytest.raises(build_site.BuildError, match="PYODIDE_NO_JSPI_PATCH"):
+        build_site.patch_pyodide("pyodide.asm.mjs", broken, 16)
+
+
 def test_the_loader_takes_the_build_snapshot_size_instead_of_waiting_for_its_bytes() -> None:
     loader = ROOT / "node_modules" / "pyodide" / "pyodide.mjs"
     if not loader.exists():

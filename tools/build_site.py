@@ -159,6 +159,22 @@ PYODIDE_SLEEP_PATCH = (
         "{shared:!0,initial:1,maximum:1}).buffer),Atomics.wait(io,0,0,t),!0}catch{return!1}}"
     ),
 )
+#: Pyodide runs Python called from JS on a stack of its own (WebAssembly JS Promise Integration,
+#: JSPI, where ``WebAssembly.Suspending`` exists: Chromium 137 and later). Chromium's renderer
+#: crashed on such stacks (SIGSEGV, the tab lost), about once in 300 of the e2e suite's page
+#: loads: every crash dump showed the main thread on a stack outside the thread's own, at one
+#: instruction of a frame-pointer stack scan (frames at most 100 000 bytes apart, 8 KB scanned)
+#: that read past that stack's end into its guard page (docs/build.md, "Pyodide without stack
+#: switching"). The page and its workers need no stack switching (no ``run_sync``, no
+#: ``syncify``; PyScript's top-level ``await`` runs on asyncio), so the shipped module never
+#: uses it.
+PYODIDE_NO_JSPI_PATCH = (
+    (
+        'var newJspiSupported=canConstructWasm&&"Suspending"in WebAssembly;'
+        'var oldJspiSupported=canConstructWasm&&"Suspender"in WebAssembly;'
+    ),
+    "var newJspiSupported=false;var oldJspiSupported=false;",
+)
 #: The build's snapshot has its static data XORed with the wasm's data segments
 #: (tools/snapshot_codec.py: ~1.4 MB less to download). Two patches to pyodide.asm.mjs undo it:
 #: right after instantiation, before any wasm code runs, a module that will restore a snapshot
@@ -840,7 +856,8 @@ def patch_pyscript_core(name: str, data: bytes) -> bytes:
 
 
 def patch_pyodide(name: str, data: bytes, data_end: int) -> bytes:
-    """Pyodide file ``name`` as shipped: PYODIDE_SLEEP_PATCH and PYODIDE_SNAPSHOT_PATCHES (for
+    """Pyodide file ``name`` as shipped: PYODIDE_SLEEP_PATCH, PYODIDE_NO_JSPI_PATCH and
+    PYODIDE_SNAPSHOT_PATCHES (for
     a wasm whose data segments end at ``data_end``) applied to pyodide.asm.mjs,
     PYODIDE_LOADER_PATCHES to pyodide.mjs."""
     if name == "pyodide.mjs":
@@ -861,6 +878,13 @@ def patch_pyodide(name: str, data: bytes, data_end: int) -> bytes:
         raise BuildError(
             f"PYODIDE_SLEEP_PATCH does not apply to {target}: check where this Pyodide makes "
             "its shared memory (syncSleep) and update the patch"
+        )
+    text = text.replace(old, new)
+    old, new = PYODIDE_NO_JSPI_PATCH
+    if text.count(old) != 1:
+        raise BuildError(
+            f"PYODIDE_NO_JSPI_PATCH does not apply to {target}: check how this Pyodide detects "
+            "WebAssembly stack switching (JSPI) and update the patch"
         )
     text = text.replace(old, new)
     for old, new in PYODIDE_SNAPSHOT_PATCHES:
