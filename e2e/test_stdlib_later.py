@@ -7,6 +7,7 @@ zip is in, and a zip that never comes costs nothing but the modules nobody impor
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,26 +42,37 @@ PROBE = """() => {
 }"""
 
 
-class HeldStdlib:
-    """Holds the page's fetch of the zip (the first) until ``release()``; later fetches (the
-    solver worker's, its own Pyodide) pass."""
+class PageStdlibFetch:
+    """The page's fetch of the zip (the first) answered by ``answer``, or held until
+    ``release()`` without one; later fetches (the solver worker's, its own Pyodide) pass."""
 
-    def __init__(self, page: Page) -> None:
+    def __init__(self, page: Page, answer: Callable[[Route], None] | None = None) -> None:
+        self.answer = answer
         self.held: list[Route] = []
         self.seen = 0
         page.route(f"**/{STDLIB}*", self._route)
 
     def _route(self, route: Route) -> None:
         self.seen += 1
-        if self.seen == 1:
+        if self.seen > 1:
+            route.continue_()
+        elif self.answer is None:
             self.held.append(route)
         else:
-            route.continue_()
+            self.answer(route)
 
     def release(self) -> None:
         for route in self.held:
             route.continue_()
         self.held.clear()
+
+
+def assert_zip_installed(page: Page, site_dir: Path) -> None:
+    """Modules of the zip import in the page (PROBE), and the file system has the zip's size."""
+    page.evaluate(PROBE)
+    expect(page.locator("html")).to_have_attribute(
+        "data-probe", f"&lt;ok&gt; {(site_dir / STDLIB).stat().st_size}"
+    )
 
 
 def resource(page: Page, name: str) -> dict[str, Any]:
@@ -84,15 +96,12 @@ def test_the_zip_is_fetched_once_the_snapshot_is_in_and_installed(
     snapshot = resource(page, "boot-snapshot-")
     stdlib = resource(page, STDLIB)
     assert stdlib["start"] >= snapshot["end"] - 1, (stdlib, snapshot)
-    page.evaluate(PROBE)
-    expect(page.locator("html")).to_have_attribute(
-        "data-probe", f"&lt;ok&gt; {(site_dir / STDLIB).stat().st_size}"
-    )
+    assert_zip_installed(page, site_dir)
     watch.assert_clean()
 
 
 def test_every_feature_plays_before_the_zip_is_in(page: Page, watch: Watch, site_dir: Path) -> None:
-    held = HeldStdlib(page)
+    held = PageStdlibFetch(page)
     open_game(page, "double-russian", 2)
     assert page.evaluate("document.documentElement.dataset.boot") == "build-snapshot"
     assert held.held, "the page fetched no zip"
@@ -120,28 +129,19 @@ def test_every_feature_plays_before_the_zip_is_in(page: Page, watch: Watch, site
 
     held.release()
     page.wait_for_function(INSTALLED)
-    page.evaluate(PROBE)
-    expect(page.locator("html")).to_have_attribute(
-        "data-probe", f"&lt;ok&gt; {(site_dir / STDLIB).stat().st_size}"
-    )
+    assert_zip_installed(page, site_dir)
     watch.assert_clean()
 
 
 @pytest.mark.parametrize("how", ["404", "aborted"])
 def test_a_zip_that_never_comes_leaves_the_page_playing(page: Page, watch: Watch, how: str) -> None:
-    seen: list[str] = []
-
     def refuse(route: Route) -> None:
-        """The page's fetch (the first) fails; the solver worker's passes."""
-        seen.append(route.request.url)
-        if len(seen) > 1:
-            route.continue_()
-        elif how == "404":
+        if how == "404":
             route.fulfill(status=404, body=b"gone")
         else:
             route.abort("failed")
 
-    page.route(f"**/{STDLIB}*", refuse)
+    PageStdlibFetch(page, refuse)
     watch.allow_console(r"404 \(Not Found\)|net::ERR_FAILED")
     open_game(page, "russian", 1)
     assert page.evaluate("document.documentElement.dataset.boot") == "build-snapshot"

@@ -855,45 +855,53 @@ def patch_pyscript_core(name: str, data: bytes) -> bytes:
     return text.encode("utf-8")
 
 
+def _replace_once(text: str, old: str, new: str, error: str) -> str:
+    """``text`` with its one ``old`` replaced by ``new``; BuildError(``error``) unless ``old``
+    occurs exactly once (a patch written for another version of the file)."""
+    if text.count(old) != 1:
+        raise BuildError(error)
+    return text.replace(old, new)
+
+
 def patch_pyodide(name: str, data: bytes, data_end: int) -> bytes:
     """Pyodide file ``name`` as shipped: PYODIDE_SLEEP_PATCH, PYODIDE_NO_JSPI_PATCH and
-    PYODIDE_SNAPSHOT_PATCHES (for
-    a wasm whose data segments end at ``data_end``) applied to pyodide.asm.mjs,
-    PYODIDE_LOADER_PATCHES to pyodide.mjs."""
+    PYODIDE_SNAPSHOT_PATCHES (for a wasm whose data segments end at ``data_end``) applied to
+    pyodide.asm.mjs, PYODIDE_LOADER_PATCHES to pyodide.mjs."""
     if name == "pyodide.mjs":
         loader = data.decode("utf-8")
         for old, new in PYODIDE_LOADER_PATCHES:
-            if loader.count(old) != 1:
-                raise BuildError(
-                    f"PYODIDE_LOADER_PATCHES do not apply to {name}: check where this Pyodide's "
-                    f"loadPyodide awaits a snapshot ({old!r})"
-                )
-            loader = loader.replace(old, new)
+            loader = _replace_once(
+                loader,
+                old,
+                new,
+                f"PYODIDE_LOADER_PATCHES do not apply to {name}: check where this Pyodide's "
+                f"loadPyodide awaits a snapshot ({old!r})",
+            )
         return loader.encode("utf-8")
     target, old, new = PYODIDE_SLEEP_PATCH
     if name != target:
         return data
-    text = data.decode("utf-8")
-    if text.count(old) != 1:
-        raise BuildError(
-            f"PYODIDE_SLEEP_PATCH does not apply to {target}: check where this Pyodide makes "
-            "its shared memory (syncSleep) and update the patch"
-        )
-    text = text.replace(old, new)
-    old, new = PYODIDE_NO_JSPI_PATCH
-    if text.count(old) != 1:
-        raise BuildError(
-            f"PYODIDE_NO_JSPI_PATCH does not apply to {target}: check how this Pyodide detects "
-            "WebAssembly stack switching (JSPI) and update the patch"
-        )
-    text = text.replace(old, new)
+    text = _replace_once(
+        data.decode("utf-8"),
+        old,
+        new,
+        f"PYODIDE_SLEEP_PATCH does not apply to {target}: check where this Pyodide makes "
+        "its shared memory (syncSleep) and update the patch",
+    )
+    text = _replace_once(
+        text,
+        *PYODIDE_NO_JSPI_PATCH,
+        f"PYODIDE_NO_JSPI_PATCH does not apply to {target}: check how this Pyodide detects "
+        "WebAssembly stack switching (JSPI) and update the patch",
+    )
     for old, new in PYODIDE_SNAPSHOT_PATCHES:
-        if text.count(old) != 1:
-            raise BuildError(
-                f"PYODIDE_SNAPSHOT_PATCHES do not apply to {target}: check where this Pyodide "
-                f"instantiates its wasm and restores a snapshot ({old!r})"
-            )
-        text = text.replace(old, new.replace("{data_end}", str(data_end)))
+        text = _replace_once(
+            text,
+            old,
+            new.replace("{data_end}", str(data_end)),
+            f"PYODIDE_SNAPSHOT_PATCHES do not apply to {target}: check where this Pyodide "
+            f"instantiates its wasm and restores a snapshot ({old!r})",
+        )
     return text.encode("utf-8")
 
 

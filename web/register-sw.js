@@ -59,10 +59,7 @@
       const wait = RETRY_MS[retries++];
       console.info(`The offline copy of the game was not saved; trying again in ${wait / 1000} s.`);
       setTimeout(() => {
-        if (sw.controller) return;
-        sw.register("./sw.js")
-          .then(watchUpdates)
-          .catch((err) => console.warn("service worker not registered:", err));
+        if (!sw.controller) registerAndWatch();
       }, wait);
     });
   }
@@ -100,12 +97,21 @@
     waiting.postMessage({ type: "skip-waiting" });
   };
 
+  /* Registers ./sw.js (resolved against the page URL: the worker lives at the site root, its
+     scope the whole site) and watches the registration; the registration's promise. */
+  function registerAndWatch() {
+    const registering = sw.register("./sw.js");
+    registering
+      .then(watchUpdates)
+      .catch((err) => console.warn("service worker not registered:", err));
+    return registering;
+  }
+
   let started = false;
   function register() {
     if (started) return;
     started = true;
-    // Resolved against the page URL: the worker lives at the site root (scope: whole site).
-    const registering = sw.register("./sw.js");
+    const registering = registerAndWatch();
     if (!sw.controller) {
       // No worker controls this page: it may be a first install. Known only once the
       // registration answers, so whoever asks meanwhile waits for that answer too (else the
@@ -124,9 +130,6 @@
         () => false,
       );
     }
-    registering
-      .then(watchUpdates)
-      .catch((err) => console.warn("service worker not registered:", err));
   }
 
   if (root.dataset.app === "ready") {
