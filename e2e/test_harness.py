@@ -18,7 +18,7 @@ from urllib.request import urlopen
 import build_site
 import pytest
 from conftest import OfflineSite
-from harness import Watch, origin, wait_ready
+from harness import BOOT_TIMEOUT_MS, Watch, origin, wait_ready
 from playwright.sync_api import Locator, Page
 from serve import SiteServer
 
@@ -48,8 +48,9 @@ files = sorted(
 )
 spec = importlib.util.find_spec("solitaire")
 root = js.document.documentElement
-# PyScript wrote its pyscript package but did not import it on the main thread
-# (tools/build_site.py PYSCRIPT_IMPORT_PATCH): the page's start-up does not need it.
+# The page archive brought PyScript's pyscript package, which PyScript's set-up no longer
+# writes and imports on the main thread (tools/build_site.py PYSCRIPT_SETUP_PATCH): the
+# page's start-up does not need it.
 root.dataset.pyscript = json.dumps(
     ["pyscript" in sys.modules, os.path.isfile("pyscript/__init__.py")]
 )
@@ -135,8 +136,10 @@ import asyncio, json, sys
 import js
 lazy = "pyscript" not in sys.modules  # not imported at boot on the main thread
 async def main():
-    # PyScript's package imports modules that the build's snapshot lacks: wait until the
-    # standard library zip is in (web/pyodide-boot.mjs, STDLIB_LATER_URL)
+    # PyScript's package imports modules that the build's snapshot lacks: say the page is ready
+    # (as app.py does), then wait until the standard library zip is in, which the page fetches
+    # only then (web/pyodide-boot.mjs, STDLIB_LATER_URL)
+    js.document.documentElement.dataset.app = "ready"
     while not js.performance.getEntriesByName("pyodide-boot:stdlib").length:
         await asyncio.sleep(0.05)
     from pyscript import workers  # imported now, on first use
@@ -144,7 +147,6 @@ async def main():
     answer = await worker.probe_files()
     js.document.documentElement.dataset.lazy = json.dumps(lazy)
     js.document.documentElement.dataset.files = json.dumps(list(answer))
-    js.document.documentElement.dataset.app = "ready"
 main()
 </script>
 </body>
@@ -275,12 +277,17 @@ def test_pyscript_configs_map_the_python_files(site_dir: Path) -> None:
         assert config == want, name
         assert (site_dir / config["interpreter"]).is_file()
     # The page's pycs come in one archive, unpacked into the working directory: the same
-    # files, under the same paths, as the sourceless map would write one by one.
+    # files, under the same paths, as the sourceless map would write one by one, and PyScript's
+    # package (PYSCRIPT_SETUP_PATCH).
     page_files = json.loads((site_dir / "pyodide-files.json").read_text(encoding="utf-8"))
     assert page_files == {f"./{build_site.PAGE_ARCHIVE}": "./"}
     with tarfile.open(site_dir / build_site.PAGE_ARCHIVE) as tar:
         members = {m.name: tar.extractfile(m).read() for m in tar if m.isfile()}  # type: ignore[union-attr]
-    assert sorted(members) == sorted(path.removeprefix("./") for path in on_page.values())
+    package = {name for name in members if name.startswith("pyscript/")}
+    assert len(package) == 14
+    assert sorted(set(members) - package) == sorted(
+        path.removeprefix("./") for path in on_page.values()
+    )
     for url, path in on_page.items():
         assert members[path.removeprefix("./")] == (site_dir / url).read_bytes()
     for url in [*page_files, *every]:
@@ -328,7 +335,7 @@ def test_probe_page_boots_vendored_pyodide_fetching_exactly_the_runtime(
     config = json.loads((site_dir / "pyscript.json").read_text(encoding="utf-8"))
     page_files = json.loads((site_dir / "pyodide-files.json").read_text(encoding="utf-8"))
     with tarfile.open(site_dir / build_site.PAGE_ARCHIVE) as tar:
-        members = sorted(tar.getnames())
+        members = sorted(name for name in tar.getnames() if name.startswith("solitaire/"))
     assert files == members  # the archive's pycs, no source
     assert (root.get_attribute("data-package") or "").endswith("solitaire/__init__.pyc")
     # Python imported the page's modules from the shipped bytecode, compiling none of them.
@@ -429,10 +436,11 @@ def test_worker_config_gives_the_worker_the_package(
     # (no cross-origin isolation on GitHub Pages); the solver needs no DOM.
     page.goto(probe_server.url + "worker.html")
     wait_ready(page)
+    page.wait_for_function("document.documentElement.dataset.files", timeout=BOOT_TIMEOUT_MS)
     found, compiled, *files = json.loads(page.locator("html").get_attribute("data-files") or "[]")
     config = json.loads((site_dir / "pyscript-worker.json").read_text(encoding="utf-8"))
     assert found is True
-    # The main thread imported PyScript's package only when asked (PYSCRIPT_IMPORT_PATCH), and
+    # The main thread imported PyScript's package only when asked (PYSCRIPT_SETUP_PATCH), and
     # the worker still works (PyScript imports the package in a worker at start, as published).
     assert page.locator("html").get_attribute("data-lazy") == "true"
     assert json.loads(compiled) == []  # the worker imports the shipped bytecode too
@@ -512,6 +520,11 @@ def test_build_without_usable_node_ships_sources_only(
     assert page_files
     assert all(url.endswith(".py") for url in [*page_files, *worker["files"]])
     assert all(p.endswith(".py") for p in site.own if p.startswith("py/"))
+    # PyScript's package, one file each (PYSCRIPT_SETUP_PATCH), where its set-up wrote it
+    package = {url: path for url, path in page_files.items() if "/pyscript/" in url}
+    assert len(package) == 14
+    assert package["./py/pyscript/__init__.py"] == "./pyscript/__init__.py"
+    assert all((site.out / url).is_file() for url in package)
 
 
 def test_build_never_ships_bytecode_of_other_source(
@@ -539,18 +552,21 @@ def test_build_never_ships_bytecode_of_other_source(
     assert not list(site.out.rglob("*.pyc"))
 
 
-def test_build_fails_when_the_pyscript_import_patch_does_not_apply(
+def test_build_fails_when_the_pyscript_setup_patch_does_not_apply(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Same chunk hash, patch text not found (e.g. the constant edited by mistake): the build
-    fails instead of shipping the chunk unpatched; PYSCRIPT_LAZY_PACKAGE off ships the import."""
+    fails instead of shipping the chunk unpatched; PYSCRIPT_LAZY_PACKAGE off ships the set-up
+    as published."""
     chunk = build_site.PYSCRIPT_CORE_PATCH[0]
     pinned = (build_site.ROOT / "node_modules/@pyscript/core/dist" / chunk).read_bytes()
-    monkeypatch.setattr(build_site, "PYSCRIPT_IMPORT_PATCH", ("no such text", "no such txt!"))
-    with pytest.raises(build_site.BuildError, match="PYSCRIPT_IMPORT_PATCH does not apply"):
+    monkeypatch.setattr(build_site, "PYSCRIPT_SETUP_PATCH", ("no such text", "no such txt!"))
+    with pytest.raises(build_site.BuildError, match="PYSCRIPT_SETUP_PATCH does not apply"):
         build_site.patch_pyscript_core(chunk, pinned)
     monkeypatch.setattr(build_site, "PYSCRIPT_LAZY_PACKAGE", False)
-    assert build_site.patch_pyscript_core(chunk, pinned).count(b"import pyscript as _pyscript") == 1
+    published = build_site.patch_pyscript_core(chunk, pinned)
+    assert published.count(b"import pyscript as _pyscript") == 1
+    assert published.count(b'const n="mpy"===t?Ao.replace(bo,""):Ao,') == 1
 
 
 def test_build_patches_pyscript_and_stamps_the_boot_module_or_fails(site_dir: Path) -> None:
@@ -566,14 +582,25 @@ def test_build_patches_pyscript_and_stamps_the_boot_module_or_fails(site_dir: Pa
     assert len(shipped) == len(pinned)  # same length: offsets match the published chunk
     with pytest.raises(build_site.BuildError, match="not the file"):
         build_site.patch_pyscript_core(chunk, pinned.replace(old, old + " ").encode())
-    # The second change: PyScript's Python set-up imports its pyscript package in workers only.
-    import_old, import_new = build_site.PYSCRIPT_IMPORT_PATCH
-    assert import_old in pinned
-    assert import_old not in shipped
-    assert import_new in shipped
-    assert "import pyscript as _pyscript" in pinned
+    # The second change: PyScript's Python set-up (write its package, import it) runs in
+    # workers only; the page archive brings the package, all 14 modules of it, as published.
+    setup_old, setup_new = build_site.PYSCRIPT_SETUP_PATCH
+    assert setup_old in pinned
+    assert setup_old not in shipped
+    assert setup_new in shipped
     assert "import pyscript as _pyscript" not in shipped
-    assert 'hasattr(__import__("js"),"document")or __import__("pyscript")' in shipped
+    assert 'ho.push("import pyscript\\ndel _Path,_path,_os,pyscript")' in shipped
+    assert 'const n=e===vo?"":"mpy"===t?Ao.replace(bo,""):Ao,' in shipped
+    with tarfile.open(site_dir / build_site.PAGE_ARCHIVE) as archive:
+        members = {
+            m.name: archive.extractfile(m).read().decode()  # type: ignore[union-attr]
+            for m in archive.getmembers()
+            if m.name.startswith("pyscript/")
+        }
+    assert len(members) == 14
+    for name, source in members.items():
+        literal = json.dumps(source, ensure_ascii=False)[1:-1]  # as the chunk holds it
+        assert f'"{name.removeprefix("pyscript/")}":"{literal}"' in pinned, name
     lock = json.loads((site_dir / "vendor/pyodide/pyodide-lock.json").read_text("utf-8"))
     boot = (site_dir / "web" / "pyodide-boot.mjs").read_text(encoding="utf-8")
     assert f"const LOCKFILE_INFO = {json.dumps(lock['info'], sort_keys=True)};" in boot

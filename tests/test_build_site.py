@@ -324,6 +324,12 @@ def test_the_site_ships_the_page_modules_in_one_archive_without_docstrings(
     }
     with tarfile.open(site.out / build_site.PAGE_ARCHIVE) as tar:
         members = {m.name: tar.extractfile(m).read() for m in tar}  # type: ignore[union-attr]
+    # and PyScript's package, as its core chunk holds it (PYSCRIPT_SETUP_PATCH)
+    chunk = (site.out / "vendor/pyscript" / build_site.PYSCRIPT_CORE_PATCH[0]).read_text("utf-8")
+    package = build_site.pyscript_package_files(chunk)
+    assert len(package) == 14
+    for name, text in package.items():
+        assert members.pop(name) == text.encode("utf-8")
     assert sorted(members) == sorted(expected)
     docstring = b"Only the canonical spelling is a pile name"
     magic = members["solitaire/__init__.pyc"][:4]

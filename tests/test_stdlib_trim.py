@@ -86,3 +86,24 @@ def test_removing_a_needed_module_fails_the_check(
     for name in ("json", "encodings.utf_8", "heapq"):
         with pytest.raises(stdlib_trim.TrimError, match=rf"{name} \(imported by"):
             stdlib_trim.check(scan.modules, kept - {name}, needed, scan.builtin)
+
+
+def test_pyscript_package_reads_every_module_of_the_core_chunk() -> None:
+    """PyScript's package as its core chunk holds it (a JS object literal of sources): all of
+    its modules, also those after a source that holds ``}}`` (which once ended the scan early,
+    leaving six modules' imports out of the trimmed zip's closure)."""
+    chunk = build_site.ROOT / "node_modules/@pyscript/core/dist" / build_site.PYSCRIPT_CORE_PATCH[0]
+    files = stdlib_trim.pyscript_package(chunk.read_text(encoding="utf-8"))
+    assert {"pyscript/__init__.py", "pyscript/web.py", "pyscript/workers.py"} <= set(files)
+    assert "class _ReadOnlyWorkersProxy" in files["pyscript/workers.py"]
+    made = 'x=1,wo(".",{pyscript:{"__init__.py":"d = {1: {2: 3}}\\n","b.py":"y = \'}}\'"}}),z'
+    assert stdlib_trim.pyscript_package(made) == {
+        "pyscript/__init__.py": "d = {1: {2: 3}}\n",
+        "pyscript/b.py": "y = '}}'",
+    }
+    with pytest.raises(stdlib_trim.TrimError, match="no longer holds"):
+        stdlib_trim.pyscript_package("no package here")
+    with pytest.raises(stdlib_trim.TrimError, match="cannot be read"):
+        stdlib_trim.pyscript_package('{pyscript:{"__init__.py":"unterminated')
+    with pytest.raises(stdlib_trim.TrimError, match="more than modules"):
+        stdlib_trim.pyscript_package('{pyscript:{"__init__.py":"","sub":{"a.py":""}}}')

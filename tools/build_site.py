@@ -122,26 +122,43 @@ PYSCRIPT_CORE_PATCH = (
     "void 0".ljust(len(PYSCRIPT_ERROR_IMPORT)),
 )
 #: The second change to the same chunk (same SHA-256 check): on the page's main thread,
-#: PyScript's Python set-up no longer imports its ``pyscript`` package. The pinned chunk writes
-#: the package's sources into the interpreter's file system and then runs
-#: ``import pyscript as _pyscript`` on every boot, on the main thread as in workers, "to fix
-#: js.document in the Worker case". On the main thread that import compiled ten modules from
-#: source and pulled in ``html.entities`` (compiled from Pyodide's source-only stdlib zip):
-#: ~45 ms of every cold boot, for a package the page only uses once the solver starts
-#: (``solver_client``: ``from pyscript import workers``, which imports it then). The
-#: replacement still writes the package, imports it only where ``js`` has no ``document`` (a
-#: worker: pyscript's own ``RUNNING_IN_WORKER`` test) and deletes the set-up's names as
-#: before, padded to the same length. False: the chunk's import as published (benchmarks).
+#: PyScript's Python set-up no longer runs. The pinned chunk makes that set-up one Python
+#: program (``Ao``): the sources of its ``pyscript`` package as string literals, each written
+#: into the interpreter's file system, then ``import pyscript as _pyscript`` "to fix
+#: js.document in the Worker case"; it runs that program before the page's first script, on the
+#: main thread as in workers. On the main thread the program cost ~0.2 s of a phone's first
+#: visit: Pyodide tokenizes, parses and compiles the 30 KB program (its package's sources as
+#: literals) and writes 14 files, before the game's own code runs; the import compiled ten modules
+#: more (~45 ms), for a package the game never imports (its solver runs in
+#: web/solver-worker.mjs, not in a PyScript worker). With the patch, ``Bo`` (which makes
+#: the set-up hooks) gives the main thread's hooks no set-up code; the package's files come in
+#: the page archive instead (PYSCRIPT_PACKAGE_DIR, taken from the chunk by
+#: stdlib_trim.pyscript_package), for any script that imports it on first use. PyScript's
+#: workers still run the program, whose import becomes
+#: ``import pyscript`` and the clean-up ``del`` of its names (as published, shorter); padded to
+#: the same length. False: the chunk as published (benchmarks).
 PYSCRIPT_LAZY_PACKAGE = True
 PYSCRIPT_PACKAGE_IMPORT = (
     'ho.push("import pyscript as _pyscript"),'
     'ho.push(...["_Path","_path","_os","_pyscript"].map(e=>`del ${e}`))'
 )
-PYSCRIPT_IMPORT_PATCH = (
-    PYSCRIPT_PACKAGE_IMPORT,
-    'ho.push(\'hasattr(__import__("js"),"document")or __import__("pyscript")\\n'
-    "del _Path,_path,_os')".ljust(len(PYSCRIPT_PACKAGE_IMPORT)),
+_PYSCRIPT_SETUP_BETWEEN = (
+    ',ho.push("\\n");const Ao=ho.join("\\n"),bo=go.join("\\n"),vo=e=>Co.main[e],'
+    "Eo=e=>Co.worker[e],ko=(e,t,n,r)=>{e[n]=()=>{const e=r?[r]:[];"
+    'return e.push(...t(n)),e.map(E).join("\\n")}},Bo=(e,t)=>{const n='
 )
+_PYSCRIPT_WORKER_IMPORT = 'ho.push("import pyscript\\ndel _Path,_path,_os,pyscript")'
+_PYSCRIPT_SETUP_OLD = (
+    PYSCRIPT_PACKAGE_IMPORT + _PYSCRIPT_SETUP_BETWEEN + '"mpy"===t?Ao.replace(bo,""):Ao,'
+)
+_PYSCRIPT_SETUP_NEW = _PYSCRIPT_SETUP_BETWEEN + 'e===vo?"":"mpy"===t?Ao.replace(bo,""):Ao,'
+PYSCRIPT_SETUP_PATCH = (
+    _PYSCRIPT_SETUP_OLD,
+    _PYSCRIPT_WORKER_IMPORT.ljust(len(_PYSCRIPT_SETUP_OLD) - len(_PYSCRIPT_SETUP_NEW))
+    + _PYSCRIPT_SETUP_NEW,
+)
+#: Where the page archive puts PyScript's package (the working directory, as the set-up wrote it).
+PYSCRIPT_PACKAGE_DIR = "pyscript"
 #: Pyodide's module (pyodide.asm.mjs, minified) makes a 1-page shared WebAssembly memory when it
 #: loads, for a synchronous sleep (``syncSleep``: ``Atomics.wait``, used only to retry a read
 #: that says EAGAIN, i.e. Node's stdin). On a page that is not cross-origin isolated (ours: GitHub
@@ -834,25 +851,38 @@ def render_page(
 
 def patch_pyscript_core(name: str, data: bytes) -> bytes:
     """PyScript file ``name`` as shipped: PYSCRIPT_CORE_PATCH (and, with PYSCRIPT_LAZY_PACKAGE,
-    PYSCRIPT_IMPORT_PATCH) applied to the core chunk."""
+    PYSCRIPT_SETUP_PATCH) applied to the core chunk."""
     chunk, sha256, old, new = PYSCRIPT_CORE_PATCH
     if name != chunk:
         return data
     if hashlib.sha256(data).hexdigest() != sha256:
         raise BuildError(
             f"@pyscript/core/dist/{chunk} is not the file PYSCRIPT_CORE_PATCH was made for: "
-            "check what it does with the error plugin and with its pyscript package's import, "
-            "and update PYSCRIPT_CORE_PATCH and PYSCRIPT_IMPORT_PATCH"
+            "check what it does with the error plugin and with its Python set-up, "
+            "and update PYSCRIPT_CORE_PATCH and PYSCRIPT_SETUP_PATCH"
         )
     text = data.decode("utf-8")
     patches = [("PYSCRIPT_CORE_PATCH", old, new)]
     if PYSCRIPT_LAZY_PACKAGE:
-        patches.append(("PYSCRIPT_IMPORT_PATCH", *PYSCRIPT_IMPORT_PATCH))
+        patches.append(("PYSCRIPT_SETUP_PATCH", *PYSCRIPT_SETUP_PATCH))
     for label, old, new in patches:
         if text.count(old) != 1 or len(old) != len(new):
             raise BuildError(f"{label} does not apply to {chunk}")
         text = text.replace(old, new)
     return text.encode("utf-8")
+
+
+def pyscript_package_files(core_chunk: str) -> dict[str, str]:
+    """``{"pyscript/x.py": source}``: PyScript's package, which its Python set-up writes into
+    the interpreter and which the page archive brings to the page's main thread instead
+    (PYSCRIPT_SETUP_PATCH)."""
+    try:
+        files = stdlib_trim.pyscript_package(core_chunk)
+    except stdlib_trim.TrimError as exc:
+        raise BuildError(str(exc)) from exc
+    if any(not path.startswith(f"{PYSCRIPT_PACKAGE_DIR}/") for path in files):
+        raise BuildError(f"PyScript's package has files outside {PYSCRIPT_PACKAGE_DIR}/")
+    return files
 
 
 def _replace_once(text: str, old: str, new: str, error: str) -> str:
@@ -1360,15 +1390,19 @@ def tar_gz(members: Iterable[tuple[str, bytes]]) -> bytes:
     return gzip.compress(raw.getvalue(), compresslevel=9, mtime=0)
 
 
-def pack_bytecode(out: Path, files: dict[str, str]) -> dict[str, str]:
+def pack_bytecode(
+    out: Path, files: dict[str, str], extra: dict[str, str] | None = None
+) -> dict[str, str]:
     """Write the pycs of the files map ``files`` (URLs in ``out``) into ``out/PAGE_ARCHIVE``,
-    each named by its path in the interpreter (``solitaire/x.pyc``), and return the map with
-    them replaced by ``{archive URL: "./"}`` (unpacked into the working directory); the map as
-    it is when it holds no pyc."""
+    each named by its path in the interpreter (``solitaire/x.pyc``), then the files ``extra``
+    ({path: text}, PyScript's package: pyscript_package_files), and return the map with them
+    replaced by ``{archive URL: "./"}`` (unpacked into the working directory); the map as it
+    is when it holds no pyc."""
     pycs = {url: path for url, path in files.items() if url.endswith(".pyc")}
     if not pycs:
         return dict(files)
     members = [(path.removeprefix("./"), (out / url).read_bytes()) for url, path in pycs.items()]
+    members += [(path, text.encode("utf-8")) for path, text in (extra or {}).items()]
     (out / PAGE_ARCHIVE).write_bytes(tar_gz(members))
     rest = {url: path for url, path in files.items() if url not in pycs}
     return {f"./{PAGE_ARCHIVE}": "./", **rest}
@@ -1507,9 +1541,16 @@ def _assemble(
         own.append(url.removeprefix("./"))
         shipped.add(f"./{_rel(src, root)}")
     page_files = sourceless(page_files, shipped, bytecode.cache_tag)
+    package = pyscript_package_files(core_chunk) if PYSCRIPT_LAZY_PACKAGE else {}
     if shipped:
-        page_files = pack_bytecode(out, page_files)
+        page_files = pack_bytecode(out, page_files, package)
         own.append(PAGE_ARCHIVE)
+    else:
+        for name, text in package.items():
+            (out / "py" / name).parent.mkdir(parents=True, exist_ok=True)
+            (out / "py" / name).write_text(text, encoding="utf-8")
+            own.append(f"py/{name}")
+            page_files[f"./py/{name}"] = f"./{name}"
     # made with the trimmed zip and the page archive, which must exist by now (the snapshot
     # fits only them)
     snapshot = (

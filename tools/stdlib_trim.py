@@ -311,22 +311,21 @@ def source_imports(source: str, name: str, is_package: bool = False) -> list[str
     return found
 
 
-_PYSCRIPT_FILE = re.compile(r'"([\w]+\.py)":"((?:[^"\\]|\\.)*)"')
-
-
 def pyscript_package(core_chunk: str) -> dict[str, str]:
     """``{"pyscript/x.py": source}``: the ``pyscript`` package as PyScript's core chunk writes
-    it into the interpreter (a JS object literal ``{pyscript:{"__init__.py":"...",...}}``)."""
-    start = core_chunk.find('{pyscript:{"__init__.py":')
+    it into the interpreter (a JS object literal ``{pyscript:{"__init__.py":"...",...}}``, whose
+    inner object is JSON)."""
+    marker = "{pyscript:"
+    start = core_chunk.find(marker + '{"__init__.py":')
     if start < 0:
         raise TrimError("PyScript's core chunk no longer holds its pyscript package as expected")
-    end = core_chunk.find("}}", start)
-    files: dict[str, str] = {}
-    for name, literal in _PYSCRIPT_FILE.findall(core_chunk[start:end]):
-        files[f"pyscript/{name}"] = json.loads('"' + literal.replace("\\'", "'") + '"')
-    if "pyscript/__init__.py" not in files:
-        raise TrimError("PyScript's pyscript package not found in its core chunk")
-    return files
+    try:
+        files, _ = json.JSONDecoder().raw_decode(core_chunk, start + len(marker))
+    except ValueError as exc:
+        raise TrimError(f"PyScript's pyscript package cannot be read: {exc}") from exc
+    if not all(isinstance(v, str) and re.fullmatch(r"\w+\.py", k) for k, v in files.items()):
+        raise TrimError("PyScript's pyscript package holds more than modules")
+    return {f"pyscript/{name}": source for name, source in files.items()}
 
 
 def closure(modules: Mapping[str, Module], roots: Iterable[str]) -> set[str]:

@@ -35,7 +35,8 @@
    found), "pyodide-boot:snapshot-fetch" (the build's snapshot is asked for),
    "pyodide-boot:snapshot-unpacked" (its bytes are in and unpacked),
    "pyodide-boot:started" (Pyodide is up), "pyodide-boot:ready" (files written) and, after a
-   start from the build's snapshot, "pyodide-boot:stdlib" (the zip is in, STDLIB_LATER_URL); on
+   start from the build's snapshot, "pyodide-boot:stdlib-fetch" (the page is ready: the zip is
+   asked for) and "pyodide-boot:stdlib" (the zip is in, STDLIB_LATER_URL); on
    the page each is also dispatched at once as the event "pyodide-boot" (detail: the name), which
    the loading screen's text follows (web/boot.js). */
 import * as pyodide from "../vendor/pyodide/pyodide.mjs";
@@ -47,11 +48,11 @@ const INDEX_URL = new URL("../vendor/pyodide/", import.meta.url).href;
 export const STDLIB_URL = `${INDEX_URL}python_stdlib_trimmed.zip`;
 /* What a page restoring the build's snapshot gives Pyodide as its standard library: the
    fetch wrapper of watchDownloads() answers it with STUB_ZIP at once. Such a page imports
-   nothing from the zip before it is ready (the snapshot holds every module it imports at
-   start: e2e/test_stdlib_later.py), so the zip is fetched once the snapshot's bytes are in, off
-   the link that the wasm and the snapshot need, and written into the file system when it
-   arrives (installStdlibLater()). Only Python's zip importer reads the file, when a module not
-   yet imported is imported; the table of contents it reads it by is in the snapshot. */
+   nothing from the zip (the snapshot holds every module it imports: e2e/test_stdlib_later.py),
+   so the zip is fetched once the page is ready, off the link that the wasm and the snapshot
+   need and out of the first visit's bytes until ready, and written into the file system when
+   it arrives (installStdlibLater()). Only Python's zip importer reads the file, when a module
+   not yet imported is imported; the table of contents it reads it by is in the snapshot. */
 const STDLIB_LATER_URL = `${STDLIB_URL}#later`;
 /* An empty zip: its end-of-central-directory record alone. */
 const STUB_ZIP = new Uint8Array([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]);
@@ -157,19 +158,27 @@ async function cachedSnapshot(cache) {
 function whenReadyAndControlled(fn) {
   const sw = navigator.serviceWorker;
   if (!sw) return;
+  const controlled = () =>
+    sw.controller ||
+    new Promise((resolve) => sw.addEventListener("controllerchange", resolve, { once: true }));
+  appReady()
+    .then(controlled)
+    .then(() => setTimeout(fn, SNAPSHOT_DELAY_MS));
+}
+
+/* Resolves once the page's Python shows the game (html[data-app="ready"], app.py). */
+function appReady() {
   const root = document.documentElement;
-  let done = false;
-  const observer = new MutationObserver(() => check());
-  function check() {
-    if (done || root.dataset.app !== "ready" || !sw.controller) return;
-    done = true;
-    observer.disconnect();
-    sw.removeEventListener("controllerchange", check);
-    setTimeout(fn, SNAPSHOT_DELAY_MS);
-  }
-  observer.observe(root, { attributes: true, attributeFilter: ["data-app"] });
-  sw.addEventListener("controllerchange", check);
-  check();
+  return new Promise((resolve) => {
+    const check = () => {
+      if (root.dataset.app !== "ready") return false;
+      observer.disconnect();
+      resolve();
+      return true;
+    };
+    const observer = new MutationObserver(check);
+    if (!check()) observer.observe(root, { attributes: true, attributeFilter: ["data-app"] });
+  });
 }
 
 /* Keeps a memory snapshot for the next visits, in a worker (pyodide-snapshot-worker.mjs: the
@@ -208,8 +217,10 @@ const output = { stdout: (line) => sinks.stdout(line), stderr: (line) => sinks.s
    modules come as their bytecode, compiled by the build for this Pyodide, in one gzipped tar
    archive ({"./py/page.tar.gz": "./"}: an archive URL maps to the folder it is unpacked into),
    unpacked here while Pyodide starts; each pyc lies where its source would (solitaire/x.pyc),
-   and Python imports it without compiling (docs/build.md, "Bytecode"). A build without
-   bytecode lists the sources one by one. */
+   and Python imports it without compiling (docs/build.md, "Bytecode"). The archive also holds
+   PyScript's own package (./pyscript/), which PyScript's set-up writes only in workers
+   (tools/build_site.py PYSCRIPT_SETUP_PATCH). A build without bytecode lists the files one by
+   one. */
 export async function fetchOk(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${response.statusText}`);
@@ -599,9 +610,6 @@ async function start(config) {
           return bytes;
         });
       snapshot.catch(() => {}); // reported by loadPyodide
-      // the standard library once the snapshot is in (STDLIB_LATER_URL)
-      const stdlib = snapshot.then(() => pageFetch(STDLIB_URL));
-      stdlib.catch(() => {}); // reported by installStdlibLater()
       const size = BOOT_SNAPSHOT_SIZE ? { _snapshotSize: BOOT_SNAPSHOT_SIZE } : {};
       const py = await pyodide.loadPyodide({
         ...config,
@@ -610,7 +618,7 @@ async function start(config) {
         ...size,
       });
       py.runPython("import random; random.seed()"); // as above
-      installStdlibLater(py, stdlib);
+      installStdlibLater(py); // once the page is ready (STDLIB_LATER_URL)
       mark("boot", "build-snapshot");
       // kept as it is unpacked, so that a later visit restores it at once, with no download
       // through the service worker and no unpacking of 31 MB
@@ -628,12 +636,14 @@ async function start(config) {
   return py;
 }
 
-/* Writes the standard library zip, fetched after the start began (`response`, a promise of
-   it), where Pyodide wrote STUB_ZIP; then marks "pyodide-boot:stdlib". A zip that cannot be
-   fetched is no error: the page has every module it imports. */
-async function installStdlibLater(py, response) {
+/* Once the page is ready (mark "pyodide-boot:stdlib-fetch"), fetches the standard library zip
+   and writes it where Pyodide wrote STUB_ZIP; then marks "pyodide-boot:stdlib". A zip that
+   cannot be fetched is no error: the page has every module it imports. */
+async function installStdlibLater(py) {
+  await appReady();
+  bootMark("pyodide-boot:stdlib-fetch");
   try {
-    const answer = await response;
+    const answer = await pageFetch(STDLIB_URL);
     if (!answer.ok) throw new Error(`HTTP ${answer.status} ${answer.statusText}`);
     const data = new Uint8Array(await answer.arrayBuffer());
     const name = py.FS.readdir("/lib").find((entry) => /^python\d+\.zip$/.test(entry));
