@@ -287,9 +287,11 @@ class Emulation:
         self.profile = profile
         self.workers: list[str] = []  # "type url" of every worker attached
         self.replies: dict[str, list[str]] = {}  # "method (type)" -> "ok" or the error
-        self.page_bytes: dict[str, int] = {}  # url -> bytes, the page's own requests
-        self.worker_bytes: dict[str, int] = {}  # url -> bytes, requests of the workers
         self._urls: dict[str, str] = {}
+        # request -> when it was sent (ms since the epoch, as performance.timeOrigin), and
+        # (bytes, url, sent) of each finished request of the page (False) or of a worker (True)
+        self._sent_at: dict[str, float] = {}
+        self._finished_requests: list[tuple[bool, str, int, float]] = []
         self._sent: dict[int, str] = {}
         self._next = 1000
         if profile.cpu_rate != 1:
@@ -299,6 +301,7 @@ class Emulation:
         if profile.network:
             cdp.send("Network.emulateNetworkConditions", network_conditions(*profile.network))
         if count_bytes:
+            cdp.on("Network.requestWillBeSent", self._request)
             cdp.on("Network.responseReceived", self._response)
             cdp.on("Network.loadingFinished", self._finished)
         if profile.network or profile.cpu_rate != 1 or count_bytes:
@@ -309,13 +312,28 @@ class Emulation:
                 {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": False},
             )
 
+    def _request(self, e: dict[str, Any]) -> None:
+        self._sent_at[e["requestId"]] = 1000 * float(e["wallTime"])
+
     def _response(self, e: dict[str, Any]) -> None:
         self._urls[e["requestId"]] = e["response"]["url"]
 
     def _finished(self, e: dict[str, Any]) -> None:
         url = self._urls.get(e["requestId"])
         if url is not None:
-            self.page_bytes[url] = int(e["encodedDataLength"])
+            sent = self._sent_at.get(e["requestId"], 0.0)
+            self._finished_requests.append((False, url, int(e["encodedDataLength"]), sent))
+
+    def bytes_sent_before(self, epoch_ms: float) -> tuple[dict[str, int], dict[str, int]]:
+        """(page, workers): url -> bytes of the requests sent before ``epoch_ms`` (ms since the
+        epoch) that have finished: what a page asked for until it was ready, however long the
+        benchmark then waits before it reads the counts."""
+        page: dict[str, int] = {}
+        workers: dict[str, int] = {}
+        for worker, url, size, sent in self._finished_requests:
+            if sent <= epoch_ms:
+                (workers if worker else page)[url] = size
+        return page, workers
 
     def _to(
         self, session: str, kind: str, method: str, params: dict[str, Any] | None = None
@@ -348,14 +366,19 @@ class Emulation:
             method = self._sent.pop(msg["id"])
             reply = "ok" if "error" not in msg else str(msg["error"].get("message"))
             self.replies.setdefault(method, []).append(reply)
+        elif msg.get("method") == "Network.requestWillBeSent":
+            p = msg["params"]
+            self._sent_at[e["sessionId"] + p["requestId"]] = 1000 * float(p["wallTime"])
         elif msg.get("method") == "Network.responseReceived":
             p = msg["params"]
             self._urls[e["sessionId"] + p["requestId"]] = p["response"]["url"]
         elif msg.get("method") == "Network.loadingFinished":
             p = msg["params"]
-            url = self._urls.get(e["sessionId"] + p["requestId"])
+            key = e["sessionId"] + p["requestId"]
+            url = self._urls.get(key)
             if url is not None:
-                self.worker_bytes[url] = int(p["encodedDataLength"])
+                sent = self._sent_at.get(key, 0.0)
+                self._finished_requests.append((True, url, int(p["encodedDataLength"]), sent))
 
 
 def new_context(
@@ -477,8 +500,9 @@ def measure_boot(
             ctx, path, requests, throttle, profile, count_bytes=profile is not None
         )
         requests = list(requests)  # those made until ready, not the later ones
+        ready_at = page.evaluate("performance.timeOrigin") + marks["app:ready"]
         counted = (
-            (dict(emu.page_bytes), dict(emu.worker_bytes), list(emu.workers), emu.replies)
+            (*emu.bytes_sent_before(ready_at), list(emu.workers), emu.replies)
             if emu is not None
             else ({}, {}, [], {})
         )
