@@ -289,7 +289,7 @@ class Emulation:
         self.replies: dict[str, list[str]] = {}  # "method (type)" -> "ok" or the error
         self._urls: dict[str, str] = {}
         # request -> when it was sent (ms since the epoch, as performance.timeOrigin), and
-        # (bytes, url, sent) of each finished request of the page (False) or of a worker (True)
+        # (worker?, url, bytes, sent) of each finished request of the page or of a worker
         self._sent_at: dict[str, float] = {}
         self._finished_requests: list[tuple[bool, str, int, float]] = []
         self._sent: dict[int, str] = {}
@@ -319,10 +319,13 @@ class Emulation:
         self._urls[e["requestId"]] = e["response"]["url"]
 
     def _finished(self, e: dict[str, Any]) -> None:
-        url = self._urls.get(e["requestId"])
+        self._count(e["requestId"], False, int(e["encodedDataLength"]))
+
+    def _count(self, key: str, worker: bool, size: int) -> None:
+        """Note the finished request ``key`` (of a worker or the page) and its ``size``."""
+        url = self._urls.get(key)
         if url is not None:
-            sent = self._sent_at.get(e["requestId"], 0.0)
-            self._finished_requests.append((False, url, int(e["encodedDataLength"]), sent))
+            self._finished_requests.append((worker, url, size, self._sent_at.get(key, 0.0)))
 
     def bytes_sent_before(self, epoch_ms: float) -> tuple[dict[str, int], dict[str, int]]:
         """(page, workers): url -> bytes of the requests sent before ``epoch_ms`` (ms since the
@@ -374,11 +377,7 @@ class Emulation:
             self._urls[e["sessionId"] + p["requestId"]] = p["response"]["url"]
         elif msg.get("method") == "Network.loadingFinished":
             p = msg["params"]
-            key = e["sessionId"] + p["requestId"]
-            url = self._urls.get(key)
-            if url is not None:
-                sent = self._sent_at.get(key, 0.0)
-                self._finished_requests.append((True, url, int(p["encodedDataLength"]), sent))
+            self._count(e["sessionId"] + p["requestId"], True, int(p["encodedDataLength"]))
 
 
 def new_context(

@@ -132,7 +132,7 @@ PYSCRIPT_CORE_PATCH = (
 #: more (~45 ms), for a package the game never imports (its solver runs in
 #: web/solver-worker.mjs, not in a PyScript worker). With the patch, ``Bo`` (which makes
 #: the set-up hooks) gives the main thread's hooks no set-up code; the package's files come in
-#: the page archive instead (PYSCRIPT_PACKAGE_DIR, taken from the chunk by
+#: the page archive instead (``pyscript/``, taken from the chunk by
 #: stdlib_trim.pyscript_package), for any script that imports it on first use. PyScript's
 #: workers still run the program, whose import becomes
 #: ``import pyscript`` and the clean-up ``del`` of its names (as published, shorter); padded to
@@ -157,8 +157,6 @@ PYSCRIPT_SETUP_PATCH = (
     _PYSCRIPT_WORKER_IMPORT.ljust(len(_PYSCRIPT_SETUP_OLD) - len(_PYSCRIPT_SETUP_NEW))
     + _PYSCRIPT_SETUP_NEW,
 )
-#: Where the page archive puts PyScript's package (the working directory, as the set-up wrote it).
-PYSCRIPT_PACKAGE_DIR = "pyscript"
 #: Pyodide's module (pyodide.asm.mjs, minified) makes a 1-page shared WebAssembly memory when it
 #: loads, for a synchronous sleep (``syncSleep``: ``Atomics.wait``, used only to retry a read
 #: that says EAGAIN, i.e. Node's stdin). On a page that is not cross-origin isolated (ours: GitHub
@@ -866,9 +864,9 @@ def patch_pyscript_core(name: str, data: bytes) -> bytes:
     if PYSCRIPT_LAZY_PACKAGE:
         patches.append(("PYSCRIPT_SETUP_PATCH", *PYSCRIPT_SETUP_PATCH))
     for label, old, new in patches:
-        if text.count(old) != 1 or len(old) != len(new):
+        if len(old) != len(new):
             raise BuildError(f"{label} does not apply to {chunk}")
-        text = text.replace(old, new)
+        text = _replace_once(text, old, new, f"{label} does not apply to {chunk}")
     return text.encode("utf-8")
 
 
@@ -877,12 +875,9 @@ def pyscript_package_files(core_chunk: str) -> dict[str, str]:
     the interpreter and which the page archive brings to the page's main thread instead
     (PYSCRIPT_SETUP_PATCH)."""
     try:
-        files = stdlib_trim.pyscript_package(core_chunk)
+        return stdlib_trim.pyscript_package(core_chunk)
     except stdlib_trim.TrimError as exc:
         raise BuildError(str(exc)) from exc
-    if any(not path.startswith(f"{PYSCRIPT_PACKAGE_DIR}/") for path in files):
-        raise BuildError(f"PyScript's package has files outside {PYSCRIPT_PACKAGE_DIR}/")
-    return files
 
 
 def _replace_once(text: str, old: str, new: str, error: str) -> str:
