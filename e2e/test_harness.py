@@ -579,7 +579,9 @@ def test_build_patches_pyscript_and_stamps_the_boot_module_or_fails(site_dir: Pa
     assert old in pinned
     assert old not in shipped
     assert new in shipped
-    assert len(shipped) == len(pinned)  # same length: offsets match the published chunk
+    # same length after the compile hint's line: offsets match the published chunk's lines
+    assert shipped.startswith(build_site.EAGER_COMPILE_HINT)
+    assert len(shipped) == len(pinned) + len(build_site.EAGER_COMPILE_HINT)
     with pytest.raises(build_site.BuildError, match="not the file"):
         build_site.patch_pyscript_core(chunk, pinned.replace(old, old + " ").encode())
     # The second change: PyScript's Python set-up (write its package, import it) runs in

@@ -380,6 +380,22 @@ def test_pyodide_never_switches_stacks() -> None:
         build_site.patch_pyodide("pyodide.asm.mjs", broken, 16)
 
 
+def test_the_linker_patch_applies_once_or_fails_the_build() -> None:
+    """PYODIDE_LINKER_PATCHES: the shipped linker collects the JS functions and links them at
+    the loop's end (tests/test_snapshot_codec.py runs it in Node); a module whose linker reads
+    otherwise fails the build."""
+    module = (ROOT / "node_modules" / "pyodide" / "pyodide.asm.mjs").read_bytes()
+    shipped = build_site.patch_pyodide("pyodide.asm.mjs", module, 16).decode("utf-8")
+    for old, new in build_site.PYODIDE_LINKER_PATCHES:
+        assert old not in shipped
+        assert shipped.count(new) == 1
+    assert shipped.count("linkJsFunctions(pending)};") == 1
+    first = build_site.PYODIDE_LINKER_PATCHES[1][0]
+    broken = module.replace(first.encode(), first.replace("addFunction(", "addFn(").encode())
+    with pytest.raises(build_site.BuildError, match="PYODIDE_LINKER_PATCHES do not apply"):
+        build_site.patch_pyodide("pyodide.asm.mjs", broken, 16)
+
+
 def test_the_loader_takes_the_build_snapshot_size_instead_of_waiting_for_its_bytes() -> None:
     loader = ROOT / "node_modules" / "pyodide" / "pyodide.mjs"
     if not loader.exists():
@@ -433,6 +449,30 @@ def test_the_zstd_decoder_is_vendored_and_precached(tmp_path: Path) -> None:
     fzstd_url = build_site.FZSTD_FILE.removeprefix("vendor/")
     assert f'new URL("../vendor/{fzstd_url}", import.meta.url)' in boot
     assert f'"./{build_site.FZSTD_FILE}",' in (tmp_path / "site" / "sw.js").read_text("utf-8")
+
+
+def test_the_start_up_scripts_ask_v8_to_compile_them_eagerly(tmp_path: Path) -> None:
+    """EAGER_COMPILE_FILES carry EAGER_COMPILE_HINT as their first line, once, and are otherwise
+    the files as patched; the service worker checks the hinted bytes. A file the list names and
+    the site lacks fails the build."""
+    site = build_site.build(tmp_path / "site", boot_snapshot=False)
+    out = tmp_path / "site"
+    worker = (out / "sw.js").read_text("utf-8")
+    pyodide = ROOT / "node_modules" / "pyodide"
+    for rel in build_site.EAGER_COMPILE_FILES:
+        assert rel in site.runtime + site.own
+        data = (out / rel).read_bytes()
+        assert data.startswith(build_site.EAGER_COMPILE_HINT.encode())
+        assert data.count(b"allFunctionsCalledOnLoad") == 1
+        digest = hashlib.sha256(data).hexdigest()
+        assert f'  "./{rel}": [{len(data)}, "{digest}"],\n' in worker
+    loader = (out / "vendor" / "pyodide" / "pyodide.mjs").read_text("utf-8")
+    published = build_site.patch_pyodide("pyodide.mjs", (pyodide / "pyodide.mjs").read_bytes(), 16)
+    assert loader == build_site.EAGER_COMPILE_HINT + published.decode("utf-8")
+    build_site.hint_eager_compile(out)  # a second pass adds nothing
+    assert (out / "vendor" / "pyodide" / "pyodide.mjs").read_text("utf-8") == loader
+    with pytest.raises(build_site.BuildError, match=r"EAGER_COMPILE_FILES: web/gone\.mjs"):
+        build_site.hint_eager_compile(out, ["web/gone.mjs"])
 
 
 def test_the_wasm_ships_packed_too_and_the_service_worker_unpacks_it(tmp_path: Path) -> None:

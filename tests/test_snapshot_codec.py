@@ -1,5 +1,6 @@
 """tools/snapshot_codec.py: the build's snapshot, XORed with the wasm's data segments, and the
-patched pyodide.asm.mjs that undoes it (restored for real in Node)."""
+patched pyodide.asm.mjs that undoes it (restored for real in Node); the patched linker, which
+must lay out the function table as the published one that made the snapshot."""
 
 from __future__ import annotations
 
@@ -146,6 +147,42 @@ def _node(script: str, *args: str) -> dict[str, object]:
     )
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+TABLE = """
+const dir = process.argv[1];
+let modules = 0;
+const Published = WebAssembly.Module;
+WebAssembly.Module = new Proxy(Published, {
+  construct(target, args) { modules++; return new target(...args); },
+});
+const { loadPyodide } = await import(`${dir}/pyodide.mjs`);
+const py = await loadPyodide({ indexURL: `${dir}/` });
+const m = py._module, table = m.wasmTable, arity = [];
+for (let i = 0; i < table.length; i++) { const f = table.get(i); arity.push(f ? f.length : -1); }
+const got = Object.fromEntries(Object.entries(m.GOT ?? {}).map(([k, g]) => [k, Number(g.value)]));
+const js = m.reportUndefinedSymbols.toString().includes("linkJsFunctions");
+console.log(JSON.stringify({ modules, arity, got, js, py: py.runPython("str(sum(range(10)))") }));
+"""
+
+
+def test_the_shipped_linker_fills_the_same_table_slots_from_one_module(
+    shipped_pyodide: Path,
+) -> None:
+    """PYODIDE_LINKER_PATCHES: the ~260 JS functions the linker puts into the function table get
+    their wrappers from one wasm module instead of one module each, in the very slots the
+    published linker gives them (a snapshot holds those indices): same table, slot by slot (the
+    arity of each entry), same addresses in the linker's table of symbols (GOT)."""
+    published = _node(TABLE, str(PYODIDE))
+    shipped = _node(TABLE, str(shipped_pyodide))
+    assert published["py"] == shipped["py"] == "45"
+    assert not published["js"]
+    assert shipped["js"]
+    assert published["modules"] > 200  # one per JS function, as published
+    assert shipped["modules"] <= published["modules"] - 200
+    assert shipped["arity"] == published["arity"]
+    assert len(shipped["got"]) > 200
+    assert shipped["got"] == published["got"]
 
 
 RESTORE = """

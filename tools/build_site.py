@@ -216,6 +216,60 @@ PYODIDE_SNAPSHOT_PATCHES = (
         ),
     ),
 )
+#: At every start, Pyodide's linker (``reportUndefinedSymbols``) gives each JS function that the
+#: C code takes the address of (~260) a slot in the function table. A JS function cannot go into
+#: the table itself, so Emscripten's ``addFunction`` wraps each one in a wasm module of its own,
+#: compiled and instantiated one after the other on the page's thread (~0.15 s at 4x CPU). The
+#: patch keeps the loop and its order of slots, leaves those slots empty for the moment and then
+#: fills them from one module that imports and exports all the functions (``linkJsFunctions``).
+#: The table's indices are the same as unpatched, as the build's snapshot, made by Pyodide as
+#: published in Node, needs: it holds them in memory. Nothing runs wasm code in between.
+PYODIDE_LINKER_PATCHES = (
+    (
+        "var reportUndefinedSymbols=()=>{for(var[symName,entry]of Object.entries(GOT)){",
+        (
+            "var linkJsFunctions=pending=>{if(!pending.length)return;"
+            "var leb=n=>{var o=[];do{var b=n&127;n>>>=7;o.push(n?b|128:b)}while(n);return o};"
+            "var vec=items=>[...leb(items.length),...items.flat()];"
+            "var str=s=>[...leb(s.length),...Array.from(s,c=>c.charCodeAt(0))];"
+            "var codes=t=>Array.from(t,c=>wasmTypeCodes[c]);"
+            "var sec=(id,body)=>[id,...leb(body.length),...body];"
+            "var types=pending.map(([,,sig])=>[96,...vec(codes(sig.slice(1))),"
+            '...vec(codes(sig[0]==="v"?"":sig[0]))]);'
+            'var imports=pending.map((p,i)=>[...str("e"),...str(""+i),0,...leb(i)]);'
+            'var exports=pending.map((p,i)=>[...str(""+i),0,...leb(i)]);'
+            "var bytes=Uint8Array.from([0,97,115,109,1,0,0,0,...sec(1,vec(types)),"
+            "...sec(2,vec(imports)),...sec(7,vec(exports))]);"
+            "var funcs={};pending.forEach(([,func],i)=>funcs[i]=func);"
+            "var instance=new WebAssembly.Instance(new WebAssembly.Module(bytes),{e:funcs});"
+            "pending.forEach(([slot],i)=>setWasmTableEntry(slot,instance.exports[i]))};"
+            'var addFunctionLater=(func,sig,pending)=>{if(typeof sig!="string")'
+            "return addFunction(func,sig);var rtn=getFunctionAddress(func);if(rtn){return rtn}"
+            "var ret=getEmptyTableSlot();try{setWasmTableEntry(ret,func)}catch(err){"
+            "if(!(err instanceof TypeError)){throw err}pending.push([ret,func,sig])}"
+            "functionsInTableMap.set(func,ret);return ret};"
+            "var reportUndefinedSymbols=()=>{var pending=[];"
+            "for(var[symName,entry]of Object.entries(GOT)){"
+        ),
+    ),
+    (
+        (
+            'if(typeof value=="function"){entry.value=addFunction(value,value.sig)}'
+            'else if(typeof value=="number"){entry.value=value}'
+            'else if(typeof value.value=="number"){entry.value=value}'
+            "else{throw new Error(`bad export type for '${symName}': "
+            "${typeof value} (${value})`)}}}};"
+        ),
+        (
+            'if(typeof value=="function"){entry.value=addFunctionLater(value,value.sig,pending)}'
+            'else if(typeof value=="number"){entry.value=value}'
+            'else if(typeof value.value=="number"){entry.value=value}'
+            "else{throw new Error(`bad export type for '${symName}': "
+            "${typeof value} (${value})`)}}}"
+            "linkJsFunctions(pending)};"
+        ),
+    ),
+)
 #: Pyodide's loader awaits a snapshot's bytes before it instantiates the wasm (it sizes the
 #: memory from them), so the wasm's streaming compile, its instantiation and Pyodide's linking
 #: wait for the whole snapshot download. Given ``_snapshotSize`` (the build's snapshot, or one
@@ -278,6 +332,19 @@ FZSTD_SOURCE = Path("node_modules") / "fzstd" / "esm" / "index.mjs"
 #: service worker (web/sw.js, ``importScripts``), which cannot import an ES module.
 FZSTD_CLASSIC_FILE = "vendor/fzstd/fzstd.js"
 FZSTD_CLASSIC_SOURCE = Path("node_modules") / "fzstd" / "umd" / "index.js"
+#: V8's explicit compile hint (Chromium 136+; a plain comment to other engines): at the top of a
+#: script, V8 compiles all its functions as the file arrives, on a background thread, instead of
+#: each one on the page's thread at its first call. The build puts it first in EAGER_COMPILE_FILES,
+#: the scripts of a visit's start most of whose functions run then (Pyodide's glue alone is
+#: 1.2 MB). It moves a line: the published source maps (not shipped) would be one line off.
+EAGER_COMPILE_HINT = "//# allFunctionsCalledOnLoad\n"
+EAGER_COMPILE_FILES = (
+    "vendor/pyodide/pyodide.asm.mjs",
+    "vendor/pyodide/pyodide.mjs",
+    f"vendor/pyscript/{PYSCRIPT_CORE_PATCH[0]}",
+    "web/pyodide-boot.mjs",
+    FZSTD_FILE,
+)
 #: The first bytes of a zstd frame.
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 #: pyodide.asm.wasm as zstd (the snapshot's level and window), next to the file itself: 2.90 MB
@@ -889,9 +956,9 @@ def _replace_once(text: str, old: str, new: str, error: str) -> str:
 
 
 def patch_pyodide(name: str, data: bytes, data_end: int) -> bytes:
-    """Pyodide file ``name`` as shipped: PYODIDE_SLEEP_PATCH, PYODIDE_NO_JSPI_PATCH and
-    PYODIDE_SNAPSHOT_PATCHES (for a wasm whose data segments end at ``data_end``) applied to
-    pyodide.asm.mjs, PYODIDE_LOADER_PATCHES to pyodide.mjs."""
+    """Pyodide file ``name`` as shipped: PYODIDE_SLEEP_PATCH, PYODIDE_NO_JSPI_PATCH,
+    PYODIDE_LINKER_PATCHES and PYODIDE_SNAPSHOT_PATCHES (for a wasm whose data segments end at
+    ``data_end``) applied to pyodide.asm.mjs, PYODIDE_LOADER_PATCHES to pyodide.mjs."""
     if name == "pyodide.mjs":
         loader = data.decode("utf-8")
         for old, new in PYODIDE_LOADER_PATCHES:
@@ -919,6 +986,14 @@ def patch_pyodide(name: str, data: bytes, data_end: int) -> bytes:
         f"PYODIDE_NO_JSPI_PATCH does not apply to {target}: check how this Pyodide detects "
         "WebAssembly stack switching (JSPI) and update the patch",
     )
+    for old, new in PYODIDE_LINKER_PATCHES:
+        text = _replace_once(
+            text,
+            old,
+            new,
+            f"PYODIDE_LINKER_PATCHES do not apply to {target}: check how this Pyodide's "
+            f"linker adds JS functions to the table ({old[:60]!r})",
+        )
     for old, new in PYODIDE_SNAPSHOT_PATCHES:
         text = _replace_once(
             text,
@@ -1098,6 +1173,18 @@ def make_boot_snapshot(
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(data)
     return rel
+
+
+def hint_eager_compile(out: Path, files: Iterable[str] = EAGER_COMPILE_FILES) -> None:
+    """Put EAGER_COMPILE_HINT first in each of ``files`` of the site ``out``; a file missing
+    (renamed by a new package version) fails the build rather than losing the hint unseen."""
+    for rel in files:
+        path = out / rel
+        if not path.is_file():
+            raise BuildError(f"EAGER_COMPILE_FILES: {rel} is not a file of the site")
+        text = path.read_text(encoding="utf-8")
+        if not text.startswith(EAGER_COMPILE_HINT):
+            path.write_text(EAGER_COMPILE_HINT + text, encoding="utf-8")
 
 
 def stamp_release(page: str, release: str) -> str:
@@ -1581,6 +1668,7 @@ def _assemble(
     if page is not None:
         check_page(out, "index.html")
         check_plugins_off(page, "index.html", PYSCRIPT_PLUGINS_OFF)
+    hint_eager_compile(out)
     # GitHub Pages: serve files as they are (no Jekyll processing).
     (out / ".nojekyll").write_text("", encoding="utf-8")
 
