@@ -404,6 +404,9 @@ def test_the_loader_takes_the_build_snapshot_size_instead_of_waiting_for_its_byt
     for _old, new in build_site.PYODIDE_LOADER_PATCHES:
         assert shipped.count(new) == 1
     assert shipped.count("_snapshotSize") == 4  # asked for, sized from, checked, reported
+    # given a size, link | restore | set up in three tasks (setTimeout: a macrotask between)
+    assert shipped.count("await y();") == 2
+    assert shipped.count("let y=()=>new Promise(f=>setTimeout(f,0));") == 1
     with pytest.raises(build_site.BuildError, match="PYODIDE_LOADER_PATCHES"):
         build_site.patch_pyodide("pyodide.mjs", b"export {};", 16)
 

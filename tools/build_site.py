@@ -275,8 +275,12 @@ PYODIDE_LINKER_PATCHES = (
 #: wait for the whole snapshot download. Given ``_snapshotSize`` (the build's snapshot, or one
 #: kept in Cache Storage with its length: web/pyodide-boot.mjs), the patched loader sizes the
 #: memory from it, instantiates at once and awaits the bytes only to restore them; a snapshot of
-#: another size is refused (the page then starts otherwise). Without ``_snapshotSize`` (a kept
-#: snapshot stored without its length, the workers') nothing changes.
+#: another size is refused (the page then starts otherwise). On that path the loader also yields
+#: to the browser (a macrotask) after linking and again after restoring the memory, before
+#: Pyodide's set-up: three tasks where there was one long one whenever the bytes were in already
+#: (a return visit; Lighthouse's unthrottled load), which the page can paint and answer between.
+#: Without ``_snapshotSize`` (a kept snapshot stored without its length, the workers') nothing
+#: changes.
 PYODIDE_LOADER_PATCHES = (
     (
         "async function ke(e,t){if(!e._loadSnapshot)return;",
@@ -291,8 +295,13 @@ PYODIDE_LOADER_PATCHES = (
         ),
     ),
     (
-        "s=await ke(t,n),r=await Re(i,n);",
-        "s=await ke(t,n),r=await Re(i,n);if(s&&s.later)s=await s.later;",
+        "s=await ke(t,n),r=await Re(i,n);Fe(r,t);let a=Ae(r,s,t);",
+        (
+            "s=await ke(t,n),r=await Re(i,n);let a,w=s&&s.later;if(w){"
+            "let y=()=>new Promise(f=>setTimeout(f,0));s=await w;Fe(r,t);await y();"
+            "let q=r.API.restoreSnapshot(s);await y();"
+            "a=r.API.finalizeBootstrap(q,t._snapshotDeserializer)}else{Fe(r,t);a=Ae(r,s,t)}"
+        ),
     ),
 )
 #: web/pyodide-boot.mjs holds this line; the build writes the ``info`` of the vendored
