@@ -185,6 +185,11 @@ def guard(context: BrowserContext, watch: Watch) -> None:
     context.set_default_navigation_timeout(BOOT_TIMEOUT_MS)
 
 
+#: Whether a page that restored the build's snapshot has its standard library zip in: it asks
+#: for the zip once it is ready (web/pyodide-boot.mjs, STDLIB_LATER_URL) and marks this then.
+STDLIB_INSTALLED = "performance.getEntriesByName('pyodide-boot:stdlib').length > 0"
+
+
 def open_game(
     page: Page, game: str = "russian", deal: int = 1, *, timeout_ms: int = BOOT_TIMEOUT_MS
 ) -> None:

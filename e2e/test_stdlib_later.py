@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import Watch, open_game
+from harness import STDLIB_INSTALLED, Watch, open_game
 from playwright.sync_api import Page, Route, expect
 from test_ui_solver import ANSWERED, SOLVER_TIMEOUT_MS, hinted
 from ui_helpers import open_and_close_menu_dialogs, wait_table
@@ -21,9 +21,6 @@ from solitaire import Game, Move
 from solitaire.rules import GAMES
 
 STDLIB = "vendor/pyodide/python_stdlib_trimmed.zip"
-
-#: Whether the zip is in ("pyodide-boot:stdlib").
-INSTALLED = "performance.getEntriesByName('pyodide-boot:stdlib').length > 0"
 
 #: Runs Python in the page's interpreter (PyScript runs a <script type="py"> added to the
 #: document there): modules of the zip that the snapshot does not hold, and the zip's size as
@@ -101,7 +98,7 @@ def test_the_zip_is_fetched_once_the_page_is_ready_and_installed(
     page.add_init_script(NOTE_READY)
     open_game(page, "russian", 1)
     assert page.evaluate("document.documentElement.dataset.boot") == "build-snapshot"
-    page.wait_for_function(INSTALLED)
+    page.wait_for_function(STDLIB_INSTALLED)
     snapshot = resource(page, "boot-snapshot-")
     stdlib = resource(page, STDLIB)
     ready = page.evaluate("window.appReadyAt")
@@ -134,11 +131,11 @@ def test_every_feature_plays_before_the_zip_is_in(page: Page, watch: Watch, site
     before = page.evaluate("document.getElementById('board').dataset.deal")
     page.locator("#btn-new").click()
     page.wait_for_function(f"document.getElementById('board').dataset.deal !== '{before}'")
-    assert not page.evaluate(INSTALLED), "the zip came in while it was held"
+    assert not page.evaluate(STDLIB_INSTALLED), "the zip came in while it was held"
     assert held.held
 
     held.release()
-    page.wait_for_function(INSTALLED)
+    page.wait_for_function(STDLIB_INSTALLED)
     assert_zip_installed(page, site_dir)
     watch.assert_clean()
 
@@ -156,7 +153,7 @@ def test_a_zip_that_never_comes_leaves_the_page_playing(page: Page, watch: Watch
     open_game(page, "russian", 1)
     assert page.evaluate("document.documentElement.dataset.boot") == "build-snapshot"
     page.wait_for_timeout(500)
-    assert not page.evaluate(INSTALLED)
+    assert not page.evaluate(STDLIB_INSTALLED)
     wait_table(page, Game.new("russian", 1).position)
     page.locator("#btn-new").click()  # a new deal, dealt by the page's Python
     page.wait_for_function("document.getElementById('board').dataset.deal !== '1'")

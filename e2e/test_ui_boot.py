@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import OfflineSite
-from harness import ROOT, Watch, open_game, wait_ready
+from harness import ROOT, STDLIB_INSTALLED, Watch, open_game, wait_ready
 from playwright.sync_api import Page, Route, expect
 from ui_helpers import board, click_pile, dom_piles, engine_piles
 
@@ -185,7 +185,7 @@ def test_damaged_cache_entries_are_detected_and_repaired(
     damage_cache_entry(page, stdlib, 1000)
     page.reload(wait_until="domcontentloaded")
     wait_ready(page)
-    page.wait_for_function("performance.getEntriesByName('pyodide-boot:stdlib').length > 0")
+    page.wait_for_function(STDLIB_INSTALLED)
     assert page.evaluate(CACHE_ENTRY, stdlib)["size"] == real[stdlib]
 
     # Damaged with the right size: the wasm does not compile, which the page reports at once;

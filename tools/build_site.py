@@ -964,20 +964,25 @@ def _replace_once(text: str, old: str, new: str, error: str) -> str:
     return text.replace(old, new)
 
 
+def _replace_each(text: str, patches: Iterable[tuple[str, str]], error: str) -> str:
+    """``text`` with each ``(old, new)`` of ``patches`` applied by _replace_once; the error
+    names the patches, what to check, and the beginning of the text not found."""
+    for old, new in patches:
+        text = _replace_once(text, old, new, f"{error} ({old[:80]!r})")
+    return text
+
+
 def patch_pyodide(name: str, data: bytes, data_end: int) -> bytes:
     """Pyodide file ``name`` as shipped: PYODIDE_SLEEP_PATCH, PYODIDE_NO_JSPI_PATCH,
     PYODIDE_LINKER_PATCHES and PYODIDE_SNAPSHOT_PATCHES (for a wasm whose data segments end at
     ``data_end``) applied to pyodide.asm.mjs, PYODIDE_LOADER_PATCHES to pyodide.mjs."""
     if name == "pyodide.mjs":
-        loader = data.decode("utf-8")
-        for old, new in PYODIDE_LOADER_PATCHES:
-            loader = _replace_once(
-                loader,
-                old,
-                new,
-                f"PYODIDE_LOADER_PATCHES do not apply to {name}: check where this Pyodide's "
-                f"loadPyodide awaits a snapshot ({old!r})",
-            )
+        loader = _replace_each(
+            data.decode("utf-8"),
+            PYODIDE_LOADER_PATCHES,
+            f"PYODIDE_LOADER_PATCHES do not apply to {name}: check where this Pyodide's "
+            "loadPyodide awaits a snapshot",
+        )
         return loader.encode("utf-8")
     target, old, new = PYODIDE_SLEEP_PATCH
     if name != target:
@@ -995,22 +1000,18 @@ def patch_pyodide(name: str, data: bytes, data_end: int) -> bytes:
         f"PYODIDE_NO_JSPI_PATCH does not apply to {target}: check how this Pyodide detects "
         "WebAssembly stack switching (JSPI) and update the patch",
     )
-    for old, new in PYODIDE_LINKER_PATCHES:
-        text = _replace_once(
-            text,
-            old,
-            new,
-            f"PYODIDE_LINKER_PATCHES do not apply to {target}: check how this Pyodide's "
-            f"linker adds JS functions to the table ({old[:60]!r})",
-        )
-    for old, new in PYODIDE_SNAPSHOT_PATCHES:
-        text = _replace_once(
-            text,
-            old,
-            new.replace("{data_end}", str(data_end)),
-            f"PYODIDE_SNAPSHOT_PATCHES do not apply to {target}: check where this Pyodide "
-            f"instantiates its wasm and restores a snapshot ({old!r})",
-        )
+    text = _replace_each(
+        text,
+        PYODIDE_LINKER_PATCHES,
+        f"PYODIDE_LINKER_PATCHES do not apply to {target}: check how this Pyodide's linker "
+        "adds JS functions to the table",
+    )
+    text = _replace_each(
+        text,
+        [(old, new.replace("{data_end}", str(data_end))) for old, new in PYODIDE_SNAPSHOT_PATCHES],
+        f"PYODIDE_SNAPSHOT_PATCHES do not apply to {target}: check where this Pyodide "
+        "instantiates its wasm and restores a snapshot",
+    )
     return text.encode("utf-8")
 
 
