@@ -23,6 +23,7 @@ from solitaire.solver.rail.lock import (
     RailAbstract,
     _after,
     _counts_with,
+    _fewest_runs,
     _heights_fit,
 )
 
@@ -272,6 +273,22 @@ def test_counts_built_at_once_are_the_counts_built_card_by_card() -> None:
         for c in cards[split:]:
             counts = _after(counts, c)
         assert (bytes(v), bytes(caps), bytes(forced), bytes(need), fewest) == counts[:5]
+
+
+def test_fewest_runs_is_the_minimum_and_stops_only_past_its_limit() -> None:
+    """``_fewest_runs`` (greedy from the King down) against every choice of counts
+    (``min_runs``); with a limit it may stop early, but only once the count is over it, so
+    "at most ``limit`` runs" is answered exactly and a count within the limit is exact."""
+    rnd = random.Random(11)
+    for _ in range(400):
+        need = [rnd.choice((0, 0, 0, 1, 1, 2, 3)) for _ in range(13)]
+        most = [n + rnd.choice((0, 0, 1, 2, 4)) for n in need]
+        fewest = min_runs(need, most)
+        assert _fewest_runs(bytes([*need, 0]), most) == fewest
+        for limit in range(12):
+            counted = _fewest_runs(bytes([*need, 0]), most, limit)
+            assert (counted <= limit) == (fewest <= limit)
+            assert counted == fewest if fewest <= limit else counted > limit
 
 
 def test_heights_fit_is_the_fewest_runs_over_all_heights() -> None:

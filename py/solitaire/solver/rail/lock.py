@@ -247,7 +247,7 @@ class RailAbstract(Family):
         avail = [8 - x for x in out]  # rank r cards not out of reach: up or in the tableau
         if (
             start == 0
-            and _fewest_runs(counts[3], most) <= piles
+            and _fewest_runs(counts[3], most, piles) <= piles
             and _heights_fit(counts[1], avail, fnd, piles)
         ):
             return 0
@@ -271,7 +271,10 @@ class RailAbstract(Family):
             avail[c % 13] -= 1
             if s >= start - 1 and (
                 fewest <= piles
-                or (_fewest_runs(need, most) <= piles and _heights_fit(caps, avail, fnd, piles))
+                or (
+                    _fewest_runs(need, most, piles) <= piles
+                    and _heights_fit(caps, avail, fnd, piles)
+                )
             ):
                 return s + 1
         return ~sn
@@ -366,18 +369,22 @@ def _bump(
     return fewest
 
 
-def _fewest_runs(need: bytes | bytearray, most: list[int]) -> int:
+def _fewest_runs(need: bytes | bytearray, most: list[int], limit: int = 99) -> int:
     """The fewest runs of a tableau with need[r] to most[r] cards of each rank (greedy from
-    the King down, exact: docs/solver.md)."""
+    the King down, exact: docs/solver.md); any number over ``limit`` once the count passes
+    it (the runs only add up, and the callers only ask whether the piles hold them)."""
     total = 0
     above = 0
     for r in range(12, -1, -1):
         lo = need[r]
-        hi = most[r]
-        m = lo if above <= lo else (above if above <= hi else hi)
-        if m > above:
-            total += m - above
-        above = m
+        if above <= lo:
+            if lo > above:
+                total += lo - above
+                if total > limit:
+                    return total
+            above = lo
+        elif above > most[r]:
+            above = most[r]
     return total
 
 
