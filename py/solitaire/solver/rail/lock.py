@@ -369,10 +369,11 @@ def _bump(
     return fewest
 
 
-def _fewest_runs(need: bytes | bytearray, most: list[int], limit: int = 99) -> int:
+def _fewest_runs(need: bytes | bytearray, most: list[int], limit: int = 104) -> int:
     """The fewest runs of a tableau with need[r] to most[r] cards of each rank (greedy from
     the King down, exact: docs/solver.md); any number over ``limit`` once the count passes
-    it (the runs only add up, and the callers only ask whether the piles hold them)."""
+    it (the runs only add up, and the callers only ask whether the piles hold them). The
+    default, two decks' cards, never stops it early."""
     total = 0
     above = 0
     for r in range(12, -1, -1):
