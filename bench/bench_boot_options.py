@@ -65,7 +65,7 @@ MODULEPRELOAD = """  <link rel="modulepreload" href="vendor/pyodide/pyodide.mjs"
 NO_PYSCRIPT_LOADER = """<script type="module">
   import { loadPyodide } from "./%(module)s";
   const py = await loadPyodide();
-  py.runPython("from solitaire.web.app import main\\nmain()");
+  await py.runPythonAsync("from solitaire.web.app import main\\nawait main()");
 </script>
 """
 NO_PYSCRIPT_PLAIN_LOADER = """<script type="module">
@@ -82,7 +82,7 @@ NO_PYSCRIPT_PLAIN_LOADER = """<script type="module">
     py.FS.mkdirTree(dir);
     py.FS.writeFile(path, text);
   }
-  py.runPython("from solitaire.web.app import main\\nmain()");
+  await py.runPythonAsync("from solitaire.web.app import main\\nawait main()");
 </script>
 """
 

@@ -396,6 +396,24 @@ def test_the_linker_patch_applies_once_or_fails_the_build() -> None:
         build_site.patch_pyodide("pyodide.asm.mjs", broken, 16)
 
 
+def test_the_linker_patch_for_shorter_tasks_applies_once_or_fails_the_build() -> None:
+    """PYODIDE_TASK_PATCHES: the main module's exports enter the offset table, and its imports
+    are resolved, each after a macrotask of their own, in the order they had (the Node tests in
+    tests/test_snapshot_codec.py check the table's slots and a restore through this module)."""
+    module = (ROOT / "node_modules" / "pyodide" / "pyodide.asm.mjs").read_bytes()
+    shipped = build_site.patch_pyodide("pyodide.asm.mjs", module, 16).decode("utf-8")
+    for old, new in build_site.PYODIDE_TASK_PATCHES:
+        assert old not in shipped
+        assert shipped.count(new) == 1
+    assert "updateGOT(origExports)" not in shipped  # now in loadDylibs, after a task
+    body = shipped[shipped.index("loadDylibs=async main=>") :]
+    order = ["await task();updateGOT(main)", "await task();reportUndefinedSymbols()"]
+    assert body.index(order[0]) < body.index(order[1]) < body.index("for(var lib of")
+    broken = module.replace(b"if(!dynamicLibraries.length)", b"if(dynamicLibraries.length<1)")
+    with pytest.raises(build_site.BuildError, match="PYODIDE_TASK_PATCHES do not apply"):
+        build_site.patch_pyodide("pyodide.asm.mjs", broken, 16)
+
+
 def test_the_loader_takes_the_build_snapshot_size_instead_of_waiting_for_its_bytes() -> None:
     loader = ROOT / "node_modules" / "pyodide" / "pyodide.mjs"
     if not loader.exists():

@@ -304,6 +304,34 @@ PYODIDE_LOADER_PATCHES = (
         ),
     ),
 )
+#: Once the wasm is instantiated, Emscripten's linker enters the main module's exports in the
+#: global offset table (``updateGOT``: a table slot for each exported function), then resolves
+#: the symbols the module imports (``reportUndefinedSymbols``) and starts the runtime, all in the
+#: task that received the instance: the start's longest task on the page's thread. The patch
+#: moves the first two into ``loadDylibs``, which holds a run dependency (so the runtime waits
+#: for them, as for a side module) and yields to the browser before each: a macrotask through a
+#: message channel, as web/pyodide-boot.mjs's nextTask (no timer clamping). The same order, so
+#: the same table slots: the build's snapshot holds them in memory. Nothing runs wasm code
+#: before the runtime starts, so nothing sees the table half filled.
+PYODIDE_TASK_PATCHES = (
+    (
+        "updateGOT(origExports);LDSO.init();loadDylibs()",
+        "LDSO.init();loadDylibs(origExports)",
+    ),
+    (
+        (
+            "loadDylibs=async()=>{if(!dynamicLibraries.length){reportUndefinedSymbols();return}"
+            'addRunDependency("loadDylibs");'
+        ),
+        (
+            "loadDylibs=async main=>{var task=()=>new Promise(f=>{var c=new MessageChannel;"
+            "c.port1.onmessage=()=>{c.port1.close();f()};c.port2.postMessage(0)});"
+            'addRunDependency("loadDylibs");await task();updateGOT(main);'
+            "if(!dynamicLibraries.length){await task();reportUndefinedSymbols();"
+            'removeRunDependency("loadDylibs");return}'
+        ),
+    ),
+)
 #: web/pyodide-boot.mjs holds this line; the build writes the ``info`` of the vendored
 #: ``pyodide-lock.json`` into it, so that the page gives Pyodide its package index (that info,
 #: no package: the page loads none) instead of Pyodide fetching the lock file at start.
@@ -974,8 +1002,9 @@ def _replace_each(text: str, patches: Iterable[tuple[str, str]], error: str) -> 
 
 def patch_pyodide(name: str, data: bytes, data_end: int) -> bytes:
     """Pyodide file ``name`` as shipped: PYODIDE_SLEEP_PATCH, PYODIDE_NO_JSPI_PATCH,
-    PYODIDE_LINKER_PATCHES and PYODIDE_SNAPSHOT_PATCHES (for a wasm whose data segments end at
-    ``data_end``) applied to pyodide.asm.mjs, PYODIDE_LOADER_PATCHES to pyodide.mjs."""
+    PYODIDE_LINKER_PATCHES, PYODIDE_SNAPSHOT_PATCHES (for a wasm whose data segments end at
+    ``data_end``) and PYODIDE_TASK_PATCHES applied to pyodide.asm.mjs, PYODIDE_LOADER_PATCHES to
+    pyodide.mjs."""
     if name == "pyodide.mjs":
         loader = _replace_each(
             data.decode("utf-8"),
@@ -1011,6 +1040,12 @@ def patch_pyodide(name: str, data: bytes, data_end: int) -> bytes:
         [(old, new.replace("{data_end}", str(data_end))) for old, new in PYODIDE_SNAPSHOT_PATCHES],
         f"PYODIDE_SNAPSHOT_PATCHES do not apply to {target}: check where this Pyodide "
         "instantiates its wasm and restores a snapshot",
+    )
+    text = _replace_each(
+        text,
+        PYODIDE_TASK_PATCHES,
+        f"PYODIDE_TASK_PATCHES do not apply to {target}: check how this Pyodide's linker "
+        "receives the instance (receiveInstance, loadDylibs)",
     )
     return text.encode("utf-8")
 

@@ -167,11 +167,13 @@
   });
 
   /* Pyodide's wasm is downloaded and compiled (streaming compilation ends with the download):
-   * Python starts. (web/pyodide-boot.mjs wraps this function again while it starts.) */
-  var instantiate = typeof WebAssembly === "object" && WebAssembly.instantiateStreaming;
-  if (instantiate) {
-    WebAssembly.instantiateStreaming = function (source) {
-      var result = instantiate.apply(this, arguments);
+   * Python starts. web/pyodide-boot.mjs compiles it with compileStreaming (and instantiates it
+   * in a task of its own), wrapping instantiateStreaming again while it starts; either says so. */
+  ["instantiateStreaming", "compileStreaming"].forEach(function (name) {
+    var compile = typeof WebAssembly === "object" && WebAssembly[name];
+    if (!compile) return;
+    WebAssembly[name] = function (source) {
+      var result = compile.apply(this, arguments);
       Promise.all([source, result]).then(
         function (done) {
           if (/\/pyodide\.asm\.wasm$/.test(siteFile(done[0].url || ""))) step("start");
@@ -180,7 +182,7 @@
       );
       return result;
     };
-  }
+  });
 
   addEventListener("py:progress", function (e) {
     if (e.detail === "Loaded Pyodide") step("game");

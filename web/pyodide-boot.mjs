@@ -706,7 +706,7 @@ function watchDownloads() {
     WebAssembly.instantiateStreaming = function (source, imports) {
       const arrival = wasmArrival;
       const answer = Promise.resolve(source);
-      const first = compile.call(this, arrival ? answer.then(countWasm) : source, imports);
+      const first = compileInTasks(arrival ? answer.then(countWasm) : source, imports);
       // a packed wasm that does not decode or compile (a damaged .zst): the wasm itself, once
       const result = first.catch(async (err) => {
         const response = await answer.catch(() => null);
@@ -733,6 +733,33 @@ function watchDownloads() {
     if (compile) WebAssembly.instantiateStreaming = compile;
   }
   return { failed, stop };
+}
+
+/* WebAssembly.instantiateStreaming() as three tasks instead of one: the streaming compile's end,
+   the instantiation, and what Pyodide runs once it has the instance (Emscripten's linker, itself
+   split further by the build's PYODIDE_TASK_PATCHES) each end a task, so that the browser can
+   paint and answer input between them: in one, they made the start's longest task. The same
+   module on the same page, so V8 keeps and reuses its compiled code as before ("Compiled wasm
+   kept" in docs/performance.md). */
+async function compileInTasks(source, imports) {
+  const module = await WebAssembly.compileStreaming(source);
+  await nextTask();
+  const instance = await WebAssembly.instantiate(module, imports);
+  await nextTask();
+  return { module, instance };
+}
+
+/* A macrotask through a message channel: unlike setTimeout(0), never clamped, nor held back to
+   once a second in a background tab. */
+function nextTask() {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
 }
 
 /* Tells the loading screen (web/boot.js) why the start failed: {file, reason}, file null when
@@ -787,6 +814,7 @@ async function boot(options, early = false) {
     const race = (promise) => (watch ? Promise.race([promise, watch.failed]) : promise);
     const py = await race(Promise.race([started, filesFailed]));
     bootMark("pyodide-boot:started");
+    await nextTask(); // Pyodide's set-up ended a task: what follows, up to our script, is another
     writeFiles(py, await race(files));
     bootMark("pyodide-boot:ready");
     return py;

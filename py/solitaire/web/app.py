@@ -92,21 +92,10 @@ class App:
     # ------------------------------------------------------------------ start
 
     def start(self) -> None:
-        listen = self._listen
-        wiring = Wiring(self.board_el, self.view, self.controller, self.act, listen)
-        PointerInput(wiring, self.player.flush, self.draw_marks)
-        KeyboardInput(wiring)
-        self.dialogs = Dialogs(wiring, self.apply_settings)
-        listen(document, "click", self.on_click_action)
-        listen(by_id("game-select"), "change", self.on_game_select)
-        listen(
-            window,
-            "hashchange",
-            lambda ev: self.act(self.controller.address_changed, str(window.location.hash)),
-        )
-        listen(document, "visibilitychange", self.on_visibility)
-        listen(window, "pagehide", lambda ev: self.leave())
-        listen(window, "storage", self.on_storage)
+        """Draw the first table: what the controller's effects use, then its boot. The
+        player's input is wired afterwards (:meth:`listen_to_player`), in a task of its own."""
+        self.wiring = Wiring(self.board_el, self.view, self.controller, self.act, self._listen)
+        self.dialogs = Dialogs(self.wiring, self.apply_settings)
         # the clock stands still while a dialog is open (any dialog's open attribute)
         self._dialogs_watch = js.MutationObserver.new(self._proxy(self.on_dialogs))
         watch = {"attributes": True, "subtree": True, "attributeFilter": ["open"]}
@@ -130,6 +119,23 @@ class App:
             shown = (str(board.getAttribute("data-game")), str(board.getAttribute("data-deal")))
         self.act(self.controller.boot, str(window.location.hash), shown)
         js.setInterval(self._proxy(self.on_tick), 1000)
+
+    def listen_to_player(self) -> None:
+        """The player's input (pointer, keys, the toolbar, the game list), the address and the
+        page's visibility, storage and leaving; then Hint can be asked for."""
+        listen = self._listen
+        PointerInput(self.wiring, self.player.flush, self.draw_marks)
+        KeyboardInput(self.wiring)
+        listen(document, "click", self.on_click_action)
+        listen(by_id("game-select"), "change", self.on_game_select)
+        listen(
+            window,
+            "hashchange",
+            lambda ev: self.act(self.controller.address_changed, str(window.location.hash)),
+        )
+        listen(document, "visibilitychange", self.on_visibility)
+        listen(window, "pagehide", lambda ev: self.leave())
+        listen(window, "storage", self.on_storage)
         by_id("btn-hint").hidden = False
         by_id("btn-hint").disabled = False
 
@@ -491,12 +497,20 @@ class App:
 _app: App | None = None
 
 
-def main() -> None:
-    """Start the page; on failure, say so on the loading screen instead of a blank page."""
+async def main() -> None:
+    """Start the page; on failure, say so on the loading screen instead of a blank page.
+
+    Three tasks, not one: the app's objects, the first table, the player's input. The browser
+    can paint and answer between them, and none is long enough to block the page for long
+    (Lighthouse's Total Blocking Time counts each task's time over 50 ms on a 4x slower CPU:
+    docs/performance.md, "Lighthouse"). The page is ready after the last."""
     global _app
     try:
         _app = App()
+        await asyncio.sleep(0)
         _app.start()
+        await asyncio.sleep(0)
+        _app.listen_to_player()
     except Exception as error:
         detail = "".join(traceback.format_exception_only(type(error), error)).strip()
         js.console.warn(traceback.format_exc())
