@@ -501,9 +501,9 @@ async def main() -> None:
     """Start the page; on failure, say so on the loading screen instead of a blank page.
 
     Three tasks, not one: the app's objects, the first table, the player's input. The browser
-    can paint and answer between them, and none is long enough to block the page for long
-    (Lighthouse's Total Blocking Time counts each task's time over 50 ms on a 4x slower CPU:
-    docs/performance.md, "Lighthouse"). The page is ready after the last."""
+    can paint and answer between them, and none blocks the page for long (Lighthouse's Total
+    Blocking Time counts each task's time over 50 ms on a 4x slower CPU: docs/performance.md,
+    "Shorter tasks"). The page is ready after the last."""
     global _app
     try:
         _app = App()
