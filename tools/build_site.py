@@ -342,8 +342,8 @@ PYODIDE_TASK_PATCHES = (
             "loadDylibs=async main=>{var task=()=>new Promise(f=>{var c=new MessageChannel;"
             "c.port1.onmessage=()=>{c.port1.close();f()};c.port2.postMessage(0)});"
             'addRunDependency("loadDylibs");var names=Object.keys(main);'
-            "for(var k=0;k<names.length;k+=GOT_CHUNK){await task();var part={};"
-            "for(var n of names.slice(k,k+GOT_CHUNK))part[n]=main[n];updateGOT(part)}"
+            f"for(var k=0;k<names.length;k+={GOT_CHUNK}){{await task();var part={{}};"
+            f"for(var n of names.slice(k,k+{GOT_CHUNK}))part[n]=main[n];updateGOT(part)}}"
             "if(!dynamicLibraries.length){await task();reportUndefinedSymbols();"
             'removeRunDependency("loadDylibs");return}'
         ),
@@ -1060,7 +1060,7 @@ def patch_pyodide(name: str, data: bytes, data_end: int) -> bytes:
     )
     text = _replace_each(
         text,
-        [(old, new.replace("GOT_CHUNK", str(GOT_CHUNK))) for old, new in PYODIDE_TASK_PATCHES],
+        PYODIDE_TASK_PATCHES,
         f"PYODIDE_TASK_PATCHES do not apply to {target}: check how this Pyodide's linker "
         "receives the instance (receiveInstance, loadDylibs)",
     )
