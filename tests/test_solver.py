@@ -405,6 +405,45 @@ def test_survey_cpu_clock(tmp_path: object) -> None:
         assert json.loads(f.readline())["clock"] == "cpu"
 
 
+def test_survey_retry_unknown_resumes(tmp_path: object) -> None:
+    """--retry-unknown solves again only the unknowns this run could search harder: a record
+    from an older solver, another clock, a smaller budget or a tighter node cap is retried;
+    one already searched with this solver, clock and budget is kept, so a stopped pass
+    resumes instead of repeating its unknowns."""
+    from solitaire.solver import VERSION
+
+    out = os.path.join(str(tmp_path), "retry.jsonl")
+    base = {"game": "russian", "result": "unknown", "nodes": -1, "seconds": 0.0, "moves": None}
+    held = [
+        (1, {"budget": 5.0, "clock": "cpu", "max_nodes": None, "solver": VERSION}),  # as hard
+        (2, {"budget": 9.0, "clock": "cpu", "max_nodes": None, "solver": VERSION}),  # harder
+        (3, {"budget": 2.0, "clock": "cpu", "max_nodes": None, "solver": VERSION}),  # smaller
+        (4, {"budget": 5.0, "clock": "cpu", "max_nodes": None, "solver": "0ld50lver0"}),
+        (5, {"budget": 5.0, "clock": "wall", "max_nodes": None, "solver": VERSION}),
+        (6, {"budget": 5.0, "clock": "cpu", "max_nodes": 100, "solver": VERSION}),  # capped
+        (7, {"budget": 5.0, "max_nodes": None, "solver": VERSION}),  # no clock: an old record
+    ]
+    with open(out, "w", encoding="utf-8") as f:
+        for deal, extra in held:
+            f.write(json.dumps({**base, "deal": deal, **extra}) + "\n")
+        f.write(json.dumps({**base, "deal": 8, "result": "error", "error": "boom"}) + "\n")
+        won = {**base, "deal": 9, "result": "winnable", "budget": 0.1, "solver": "0ld50lver0"}
+        f.write(json.dumps(won) + "\n")
+    assert done_deals(out, True, 5.0, "cpu", None) == {1, 2, 9}
+    assert done_deals(out, True, 5.0, "cpu", 100) == {1, 2, 6, 9}
+    assert done_deals(out, True, 5.0, "wall", None) == {5, 9}
+    assert done_deals(out, True, 9.5, "cpu", None) == {9}
+    assert done_deals(out) == set(range(1, 10))
+
+    survey("russian", 1, 9, budget=5, out=out, jobs=1, quiet=True, retry_unknown=True)
+    with open(out, encoding="utf-8") as f:
+        lines = [json.loads(x) for x in f]
+    solved_now = sorted(x["deal"] for x in lines[len(held) + 2 :])
+    assert solved_now == [3, 4, 5, 6, 7, 8]
+    # Russian deals are decided in well under 5 s: every retried deal has its verdict now
+    assert all(x["result"] in (WINNABLE, UNWINNABLE) for x in lines[len(held) + 2 :])
+
+
 def test_cli_survey_command(tmp_path: object) -> None:
     out = os.path.join(str(tmp_path), "s.jsonl")
     done = run_cli("survey", "russian", "1", "3", "--budget", "5", "--out", out, "--jobs", "2")

@@ -84,14 +84,44 @@ def read_survey(path: str) -> dict[int, dict[str, Any]]:
     return records
 
 
-def done_deals(path: str, retry_unknown: bool = False) -> set[int]:
-    """Deals already in a survey output file (with ``retry_unknown``: only those with a
-    verdict, so the unknown ones are solved again)."""
+def done_deals(
+    path: str,
+    retry_unknown: bool = False,
+    budget: float | None = None,
+    clock: str = "cpu",
+    max_nodes: int | None = None,
+) -> set[int]:
+    """Deals already in a survey output file, which a run skips.
+
+    With ``retry_unknown`` an unknown deal is solved again, unless it was already searched at
+    least as hard as this run would: same solver, same clock, a budget no smaller than
+    ``budget`` and no tighter node cap. So a bigger-budget pass that is stopped and started
+    again resumes where it stopped instead of repeating the deals it left unknown. Errors
+    are always retried."""
     return {
         d
         for d, rec in read_survey(path).items()
-        if not retry_unknown or rec.get("result") in (WINNABLE, UNWINNABLE)
+        if not retry_unknown
+        or rec.get("result") in (WINNABLE, UNWINNABLE)
+        or (rec.get("result") == UNKNOWN and searched_as_hard(rec, budget, clock, max_nodes))
     }
+
+
+def searched_as_hard(
+    rec: dict[str, Any], budget: float | None, clock: str, max_nodes: int | None
+) -> bool:
+    """Whether an unknown record's search covers what a run with these settings would do: the
+    solver's search is deterministic, so the same solver with no more time or positions
+    explores no more and ends unknown again."""
+    if budget is None or rec.get("solver") != VERSION or rec.get("clock") != clock:
+        return False
+    try:
+        if float(rec["budget"]) < budget:
+            return False
+    except (KeyError, TypeError, ValueError):
+        return False
+    cap = rec.get("max_nodes")
+    return cap is None or (max_nodes is not None and isinstance(cap, int) and cap >= max_nodes)
 
 
 def end_torn_line(path: str) -> None:
@@ -209,7 +239,16 @@ def survey(
     (stdout when None). Returns the exit code."""
     todo = list(range(first, last + 1))
     if out:
-        skip = done_deals(out, retry_unknown)
+        clock = "cpu" if cpu else "wall"
+        skip = done_deals(out, retry_unknown, budget, clock, max_nodes)
+        if retry_unknown and not quiet:
+            kept = len(skip & set(todo) - done_deals(out, True, None))
+            if kept:
+                print(
+                    f"{kept} unknown deals already searched with this solver and a "
+                    f"{budget:g} s budget or more: not solved again",
+                    file=sys.stderr,
+                )
         todo = [d for d in todo if d not in skip]
         end_torn_line(out)
     work: list[Job] = [(game, d, budget, max_nodes, cpu) for d in todo]
@@ -308,7 +347,10 @@ def add_commands(sub: Any) -> None:
     s.add_argument(
         "--retry-unknown",
         action="store_true",
-        help="solve again the deals recorded as unknown (e.g. with a bigger budget)",
+        help=(
+            "solve again the deals recorded as unknown, except those already searched with "
+            "this solver, clock and at least this budget (so a stopped pass resumes)"
+        ),
     )
     s.add_argument(
         "--jobs",
