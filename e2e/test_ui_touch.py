@@ -400,3 +400,77 @@ def test_game_names_are_never_cut(phone_page: Page, size: tuple[int, int]) -> No
             " e.getBoundingClientRect().right > innerWidth + 0.5).length"
         )
         assert overflow == 0
+
+
+#: The status line's shown parts against its box and the toolbar's controls. With ``long``,
+#: first the longest a played game shows (three-digit moves, an hour on the clock, the
+#: winnable mark) and the widest toolbar (hint and finish shown), measured and put back
+#: before the page renders again.
+STATUS_FITS = """(long) => {
+  const byId = id => document.getElementById(id);
+  const kept = ['st-moves', 'st-time'].map(id => byId(id).textContent);
+  const hidden = ['st-winnable', 'btn-hint', 'btn-finish'].map(id => byId(id).hidden);
+  if (long) {
+    byId('st-moves').textContent = '999';
+    byId('st-time').textContent = '1:23:45';
+    for (const id of ['st-winnable', 'btn-hint', 'btn-finish']) byId(id).hidden = false;
+  }
+  const status = document.getElementById('status');
+  const box = status.getBoundingClientRect();
+  const parts = [...status.children].filter(e => e.offsetParent !== null);
+  const rects = parts.map(e => e.getBoundingClientRect());
+  const controls = [...document.querySelectorAll('.toolbar > :not(.spacer)')]
+    .filter(e => e.offsetParent !== null).map(e => e.getBoundingClientRect());
+  const toolbar = document.querySelector('.toolbar').getBoundingClientRect();
+  const overlaps = (a, b) =>
+    a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const got = {
+    parts: parts.map(e => e.textContent.trim()),
+    cut: rects.filter(r => r.left < box.left - 0.5 || r.right > box.right + 0.5 ||
+                           r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5).length,
+    over_controls: rects.filter(r => controls.some(c => overlaps(r, c))).length,
+    off_screen: rects.filter(r => r.left < 0 || r.right > innerWidth).length,
+    controls_off_screen: controls.filter(c => c.right > toolbar.right + 0.5).length,
+  };
+  ['st-moves', 'st-time'].forEach((id, i) => { byId(id).textContent = kept[i]; });
+  ['st-winnable', 'btn-hint', 'btn-finish'].forEach((id, i) => { byId(id).hidden = hidden[i]; });
+  return got;
+}"""
+
+
+@pytest.mark.parametrize("size", [(360, 640), (390, 844), (667, 375), (844, 390), (1440, 900)])
+def test_the_status_line_is_never_cut_nor_under_the_buttons(
+    phone_page: Page, size: tuple[int, int]
+) -> None:
+    """Phones upright and on their side, and a desktop: for every game at a four-digit deal,
+    then with a long game's figures and every toolbar button shown, each part of the status
+    line (deal, moves, time, winnable) shows whole, on screen and clear of the toolbar's
+    buttons, and every button is on screen. Where the picker is narrow the status leaves the
+    game's name to it."""
+    page = phone_page
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    for game_id, rules in GAMES.items():
+        open_game(page, game_id, 4457)
+        page.wait_for_function(
+            f"document.getElementById('board').dataset.game === '{game_id}'"
+            " && document.getElementById('board').dataset.deal === '4457'"
+        )
+        for long in (False, True):
+            got = page.evaluate(STATUS_FITS, long)
+            assert "Deal 4457" in got["parts"], (game_id, size, got)
+            assert got["cut"] == got["over_controls"] == got["off_screen"] == 0, (
+                game_id,
+                size,
+                long,
+                got,
+            )
+            assert got["controls_off_screen"] == 0, (
+                game_id,
+                size,
+                long,
+                got,
+            )
+            named = rules.name in got["parts"]
+            assert named == (size == (1440, 900)), (game_id, size, got)
+        if game_id == "double-freecell":
+            page.screenshot(path=f"/tmp/status-{size[0]}x{size[1]}.png")

@@ -16,7 +16,8 @@ from playwright.sync_api import Page, expect
 from ui_helpers import board, click_move, tableau_move, wait_table
 
 from solitaire import Game, Move, Position
-from solitaire.piles import FOUNDATION, TABLEAU
+from solitaire.piles import TABLEAU
+from solitaire.web.tap_moves import tap_moves
 
 SOLVER_TIMEOUT_MS = 60_000  # a first hint boots the worker's own Pyodide
 
@@ -175,11 +176,13 @@ def test_the_clock_stands_still_while_a_dialog_is_open_and_can_be_hidden(page: P
     expect(page.locator("#st-clock")).to_be_hidden()
 
 
-def one_move_from_the_win() -> Game:
-    """Russian, every card on the foundations but the K♠ (alone on tableau pile 1)."""
+def king_over_its_queen() -> Game:
+    """Russian, every card on the foundations but the Q♠ and K♠, the King on the Queen on
+    tableau pile 1: the King must go to an empty pile before the spades can go up, so the
+    game cannot be finished by foundation moves yet."""
     ranks = "A23456789TJQK"
-    foundations = [[r + s for r in ranks] for s in "HDC"] + [[r + "S" for r in ranks[:-1]]]
-    piles = [{"down": [], "up": ["KS"]}] + [{"down": [], "up": []}] * 6
+    foundations = [[r + s for r in ranks] for s in "HDC"] + [[r + "S" for r in ranks[:-2]]]
+    piles = [{"down": [], "up": ["QS", "KS"]}] + [{"down": [], "up": []}] * 6
     doc = {"format": 1, "game": "russian", "deal": 3, "tableau": piles, "foundations": foundations}
     return Game(Position.from_json(doc), automove=False)
 
@@ -191,11 +194,21 @@ def button_box(page: Page, selector: str) -> dict[str, Any]:
 
 
 def test_a_hint_is_counted_in_the_win_dialog(phone_page: Page) -> None:
-    """A hint asked at 390 px: the Hint button and the toolbar do not move while it thinks."""
+    """A hint asked at 390 px: the Hint button and the toolbar do not move while it thinks.
+    The hinted move played by a tap, Finish takes Hint's place on the narrow toolbar and a
+    tap on it wins."""
     page = phone_page
-    game = one_move_from_the_win()
-    ui.seed_storage(page, {ui.game_key("russian"): ui.saved_doc(game)})
+    game = king_over_its_queen()
+    assert game.position.auto_finish() is None
+    ui.seed_storage(
+        page,
+        {
+            ui.game_key("russian"): ui.saved_doc(game),
+            ui.KEY_SETTINGS: json.dumps({"automove": False}),
+        },
+    )
     open_game(page, "russian", 3)
+    expect(page.locator("#btn-finish")).to_be_hidden()
     hint, new = button_box(page, "#btn-hint"), button_box(page, "#btn-new")
     page.locator("#btn-hint").tap()
     expect(page.locator("#btn-hint")).to_have_attribute("aria-busy", "true")
@@ -205,9 +218,17 @@ def test_a_hint_is_counted_in_the_win_dialog(phone_page: Page) -> None:
     expect(page.locator("#btn-hint")).to_have_attribute(
         "data-hint", "winning", timeout=SOLVER_TIMEOUT_MS
     )
-    assert page.locator("#btn-hint").get_attribute("data-hint-move") == str(
-        Move(TABLEAU[0], FOUNDATION[3])
-    )
+    hinted = Move.parse(page.locator("#btn-hint").get_attribute("data-hint-move") or "")
+    assert hinted.source == TABLEAU[0]
+    assert hinted.target in TABLEAU[1:]
+    ui.card(page, TABLEAU[0], 1).tap()  # the K♠: a tap takes it to an empty pile
+    game.play(tap_moves(game.position, TABLEAU[0], 1)[0])
+    wait_table(page, game.position)
+    expect(page.locator("#btn-finish")).to_be_visible()
+    expect(page.locator("#btn-hint")).to_be_hidden()
+    menu = button_box(page, "#btn-menu")
+    assert menu["x"] + menu["width"] <= 390
+    page.screenshot(path="/tmp/flow-phone-finish.png")
     page.locator("#btn-finish").tap()
     ui.skip_celebration(page)
     dialog = page.locator("#dlg-won")

@@ -28,7 +28,7 @@
   var NAME = "solitaire.";
   var MAX_CHARS = 400000;
   var VARS = ["--cols", "--tcols", "--pd", "--pu", "--siderows"];
-  var STATUS = ["st-game", "st-game-full", "st-deal", "st-moves", "st-time"];
+  var STATUS = ["st-game-full", "st-deal", "st-moves", "st-time"];
   if (root.dataset.app !== "loading") return;
   /* The game and deal the address names ("#game/deal", "#game": Python's format_hash), or
    * null for no address; anything else: {} (no table matches it). */

@@ -60,7 +60,6 @@ class StatusView:
         put("btn-undo", "disabled", not game.can_undo and not ui.undo_table)
         put("btn-redo", "disabled", not game.can_redo)
         rules = game.position.rules
-        put("st-game", "textContent", rules.short_name)
         put("st-game-full", "textContent", rules.name)
         put("st-deal", "textContent", deal or "–")
         put("st-moves", "textContent", str(game.move_count))

@@ -108,7 +108,6 @@ def table_preview(
         "html": board_html(position),
         "vars": board_vars(rules),
         "status": {
-            "st-game": rules.short_name,
             "st-game-full": rules.name,
             "st-deal": "–" if deal is None else str(deal),
             "st-moves": str(moves),
