@@ -474,3 +474,53 @@ def test_the_status_line_is_never_cut_nor_under_the_buttons(
             assert named == (size == (1440, 900)), (game_id, size, got)
         if game_id == "double-freecell":
             page.screenshot(path=f"/tmp/status-{size[0]}x{size[1]}.png")
+
+
+#: The open dialog's button bar: opaque, down to the dialog's bottom edge, every other part
+#: of the dialog above it once scrolled to the end, and no scrolling where all of it fits.
+DIALOG_BAR = """() => {
+  const dialog = document.querySelector('dialog[open]');
+  const bar = dialog.querySelector('.dialog-actions');
+  const fits = dialog.scrollHeight <= dialog.clientHeight;
+  dialog.scrollTop = dialog.scrollHeight;
+  const box = dialog.getBoundingClientRect(), strip = bar.getBoundingClientRect();
+  const alpha = getComputedStyle(bar).backgroundColor.match(/[0-9.]+/g).map(Number)[3] ?? 1;
+  const last = bar.previousElementSibling.getBoundingClientRect();
+  return {
+    id: dialog.id, opaque: alpha === 1, gap_below: box.bottom - strip.bottom,
+    last_above_bar: last.bottom <= strip.top + 0.5, fits,
+  };
+}"""
+
+
+@pytest.mark.parametrize("size", [(360, 640), (667, 375)], ids=["upright", "on-its-side"])
+def test_dialogs_on_a_phone_keep_their_buttons_in_view(
+    phone_page: Page, size: tuple[int, int]
+) -> None:
+    """Settings, Statistics, Rules and the deal number, opened by taps from the menu: the
+    buttons stay at the bottom on an opaque bar while a tall dialog scrolls (Statistics on a
+    phone on its side showed its last row through them), the end of the dialog scrolls clear
+    of them, a dialog that fits does not scroll, and a tap on the bar's close button closes it."""
+    page = phone_page
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    open_game(page, "double-rail", 4457)
+    for item, dialog_id, close in [
+        ("Settings", "dlg-settings", "Done"),
+        ("Statistics", "dlg-stats", "Close"),
+        ("Rules of this game", "dlg-rules", "Close"),
+        ("Choose deal number…", "dlg-deal", "Cancel"),
+    ]:
+        page.locator("#btn-menu").tap()
+        page.get_by_role("menuitem", name=item).tap()
+        dialog = page.locator(f"#{dialog_id}")
+        expect(dialog).to_be_visible()
+        got = page.evaluate(DIALOG_BAR)
+        assert got["id"] == dialog_id
+        assert got["opaque"], got
+        assert abs(got["gap_below"]) < 0.5, got
+        assert got["last_above_bar"], got
+        if dialog_id == "dlg-deal":
+            assert got["fits"], got
+        page.screenshot(path=f"/tmp/dialog-{dialog_id}-{size[0]}x{size[1]}.png")
+        dialog.locator(".dialog-actions").get_by_role("button", name=close).tap()
+        expect(dialog).to_be_hidden()
