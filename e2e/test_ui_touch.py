@@ -524,3 +524,21 @@ def test_dialogs_on_a_phone_keep_their_buttons_in_view(
         page.screenshot(path=f"/tmp/dialog-{dialog_id}-{size[0]}x{size[1]}.png")
         dialog.locator(".dialog-actions").get_by_role("button", name=close).tap()
         expect(dialog).to_be_hidden()
+
+
+@pytest.mark.parametrize("size", [(390, 844), (667, 375)], ids=["upright", "on-its-side"])
+def test_every_menu_item_can_be_reached_by_touch(phone_page: Page, size: tuple[int, int]) -> None:
+    """The menu stays within the screen; on a phone on its side, shorter than the menu, it
+    scrolls, so its last item (the sound switch ran off the bottom) is reached and works."""
+    page = phone_page
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    open_game(page, "double-rail", 4457)
+    page.locator("#btn-menu").tap()
+    menu = page.locator("#menu")
+    expect(menu).to_be_visible()
+    bottom = page.evaluate("document.getElementById('menu').getBoundingClientRect().bottom")
+    assert bottom <= size[1], (bottom, size)
+    sound = page.locator("#menu-sound")
+    expect(sound).to_have_attribute("aria-checked", "false")
+    sound.tap()
+    expect(sound).to_have_attribute("aria-checked", "true")
