@@ -371,6 +371,10 @@ def test_reload_keeps_the_phone_layout(phone_page: Page) -> None:
     assert card_width(phone_page) == width
 
 
+def size_id(size: tuple[int, int]) -> str:
+    return f"{size[0]}x{size[1]}"
+
+
 #: Whether the picker's chosen name fits inside it: its text measured in the select's own
 #: font, against the select's content box less the arrow.
 NAME_FITS = """() => {
@@ -384,7 +388,9 @@ NAME_FITS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("size", [(360, 640), (390, 844), (844, 390), (1440, 900)])
+@pytest.mark.parametrize(
+    "size", [(320, 568), (360, 640), (390, 844), (844, 390), (1440, 900)], ids=size_id
+)
 def test_game_names_are_never_cut(phone_page: Page, size: tuple[int, int]) -> None:
     page = phone_page
     page.set_viewport_size({"width": size[0], "height": size[1]})
@@ -438,7 +444,9 @@ STATUS_FITS = """(long) => {
 }"""
 
 
-@pytest.mark.parametrize("size", [(360, 640), (390, 844), (667, 375), (844, 390), (1440, 900)])
+@pytest.mark.parametrize(
+    "size", [(320, 568), (360, 640), (390, 844), (667, 375), (844, 390), (1440, 900)], ids=size_id
+)
 def test_the_status_line_is_never_cut_nor_under_the_buttons(
     phone_page: Page, size: tuple[int, int]
 ) -> None:
