@@ -445,7 +445,18 @@ STATUS_FITS = """(long) => {
 
 
 @pytest.mark.parametrize(
-    "size", [(320, 568), (360, 640), (390, 844), (667, 375), (844, 390), (1440, 900)], ids=size_id
+    "size",
+    [
+        (320, 568),
+        (360, 640),
+        (390, 844),
+        (568, 320),
+        (640, 360),
+        (667, 375),
+        (844, 390),
+        (1440, 900),
+    ],
+    ids=size_id,
 )
 def test_the_status_line_is_never_cut_nor_under_the_buttons(
     phone_page: Page, size: tuple[int, int]
