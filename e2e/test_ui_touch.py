@@ -477,18 +477,8 @@ def test_the_status_line_is_never_cut_nor_under_the_buttons(
         for long in (False, True):
             got = page.evaluate(STATUS_FITS, long)
             assert "Deal 4457" in got["parts"], (game_id, size, got)
-            assert got["cut"] == got["over_controls"] == got["off_screen"] == 0, (
-                game_id,
-                size,
-                long,
-                got,
-            )
-            assert got["controls_off_screen"] == 0, (
-                game_id,
-                size,
-                long,
-                got,
-            )
+            faults = ("cut", "over_controls", "off_screen", "controls_off_screen")
+            assert [got[k] for k in faults] == [0, 0, 0, 0], (game_id, size, long, got)
             named = rules.name in got["parts"]
             assert named == (size == (1440, 900)), (game_id, size, got)
         if game_id == "double-freecell":

@@ -98,9 +98,20 @@ def done_deals(
     ``budget`` and no tighter node cap. So a bigger-budget pass that is stopped and started
     again resumes where it stopped instead of repeating the deals it left unknown. Errors
     are always retried."""
+    return skipped_deals(read_survey(path), retry_unknown, budget, clock, max_nodes)
+
+
+def skipped_deals(
+    records: dict[int, dict[str, Any]],
+    retry_unknown: bool,
+    budget: float | None,
+    clock: str,
+    max_nodes: int | None,
+) -> set[int]:
+    """:func:`done_deals` over records already read."""
     return {
         d
-        for d, rec in read_survey(path).items()
+        for d, rec in records.items()
         if not retry_unknown
         or rec.get("result") in (WINNABLE, UNWINNABLE)
         or (rec.get("result") == UNKNOWN and searched_as_hard(rec, budget, clock, max_nodes))
@@ -111,8 +122,8 @@ def searched_as_hard(
     rec: dict[str, Any], budget: float | None, clock: str, max_nodes: int | None
 ) -> bool:
     """Whether an unknown record's search covers what a run with these settings would do: the
-    solver's search is deterministic, so the same solver with no more time or positions
-    explores no more and ends unknown again."""
+    solver's search order is deterministic, so the same solver with no more time (on a machine
+    of like speed) or positions gets no further and ends unknown again."""
     if budget is None or rec.get("solver") != VERSION or rec.get("clock") != clock:
         return False
     try:
@@ -239,10 +250,10 @@ def survey(
     (stdout when None). Returns the exit code."""
     todo = list(range(first, last + 1))
     if out:
-        clock = "cpu" if cpu else "wall"
-        skip = done_deals(out, retry_unknown, budget, clock, max_nodes)
+        records = read_survey(out)
+        skip = skipped_deals(records, retry_unknown, budget, "cpu" if cpu else "wall", max_nodes)
         if retry_unknown and not quiet:
-            kept = len(skip & set(todo) - done_deals(out, True, None))
+            kept = sum(1 for d in todo if d in skip and records[d].get("result") == UNKNOWN)
             if kept:
                 print(
                     f"{kept} unknown deals already searched with this solver and a "
