@@ -250,10 +250,10 @@ def survey(
     (stdout when None). Returns the exit code."""
     todo = list(range(first, last + 1))
     if out:
-        records = read_survey(out)
-        skip = skipped_deals(records, retry_unknown, budget, "cpu" if cpu else "wall", max_nodes)
+        on_file = read_survey(out)
+        skip = skipped_deals(on_file, retry_unknown, budget, "cpu" if cpu else "wall", max_nodes)
         if retry_unknown and not quiet:
-            kept = sum(1 for d in todo if d in skip and records[d].get("result") == UNKNOWN)
+            kept = sum(1 for d in todo if d in skip and on_file[d].get("result") == UNKNOWN)
             if kept:
                 print(
                     f"{kept} unknown deals already searched with this solver and a "
