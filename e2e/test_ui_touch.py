@@ -32,6 +32,7 @@ from ui_helpers import (
 
 from solitaire import GAMES, Game, Move, Position
 from solitaire.piles import TABLEAU
+from solitaire.web.gestures import TAP_AGAIN_MS
 from solitaire.web.tap_moves import tap_moves
 
 GAME_IDS = list(GAMES)
@@ -260,6 +261,7 @@ def test_one_tap_moves_and_a_second_tap_tries_the_next_place(
     start = len(position.pile(move.source)) - move.count
     first, second = tap_moves(position, move.source, start)[:2]
     lead = position.pile(move.source)[start]
+    first_tap_ms = page.evaluate("performance.now()")
     tap(page, move.source, start)
     game.play(first)
     wait_table(page, game.position)
@@ -267,10 +269,18 @@ def test_one_tap_moves_and_a_second_tap_tries_the_next_place(
     # behind it by the time the tap lands): on to the next place, as one move
     wait_still(page)
     index = game.position.pile(first.target).index(lead)
+    gap_ms = page.evaluate("performance.now()") - first_tap_ms
     tap(page, first.target, index)
     game.undo()
     game.play(second)
-    wait_table(page, game.position)
+    try:
+        wait_table(page, game.position)
+    except AssertionError as missed:
+        said = page.locator("#live").inner_text(), page.locator("#toast-text").inner_text()
+        raise AssertionError(
+            f"{missed}; the second tap came {gap_ms:.0f} ms after the first "
+            f"(window {TAP_AGAIN_MS} ms); the page said {said}"
+        ) from None
     assert page.locator("#st-moves").inner_text() == str(game.move_count)  # one move, not two
 
 
