@@ -251,15 +251,41 @@ def test_win_and_auto_finish_record_statistics(page: Page) -> None:
     assert storage(page, stats_key("double-freecell"))["streak"] == 1
 
 
+def played_until_stuck() -> Game:
+    """Russian deal 1 played until no move is left (first legal move each time)."""
+    game = Game.new("russian", 1, automove=False)
+    while not game.position.is_stuck():
+        game.play(game.position.legal_moves()[0])
+    return game
+
+
 def test_stuck_game_says_so_and_offers_a_way_on(page: Page) -> None:
+    game = played_until_stuck()
+    seed_storage(page, {game_key("russian"): saved_doc(game)})
+    open_game(page, "russian", 1)
+    assert board(page)["status"] == "stuck"
+    banner = page.locator("#stuck")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("No moves left")
+    for name in ("Was it winnable?", "Undo", "Restart", "New deal"):
+        expect(banner.get_by_role("button", name=name)).to_be_visible()
+    banner.get_by_role("button", name="Undo").click()
+    assert board(page)["status"] == "playing"
+    expect(banner).to_be_hidden()
+    expect(page.locator("#st-moves")).to_have_text(str(game.move_count - 1))
+
+
+def test_a_deal_stuck_before_its_first_move_offers_only_what_can_act(page: Page) -> None:
+    """No move was made: Undo and Restart would do nothing, so the banner leaves them out."""
     seed_storage(page, {game_key("russian"): saved_doc(stuck_russian())})
     open_game(page, "russian", 6)
     assert board(page)["status"] == "stuck"
     banner = page.locator("#stuck")
     expect(banner).to_be_visible()
-    expect(banner).to_contain_text("No moves left")
-    for name in ("Undo", "Restart", "New deal"):
+    for name in ("Was it winnable?", "New deal"):
         expect(banner.get_by_role("button", name=name)).to_be_visible()
+    for name in ("Undo", "Restart"):
+        expect(banner.get_by_role("button", name=name)).to_be_hidden()
     banner.get_by_role("button", name="New deal").click()
     assert board(page)["status"] == "playing"
     expect(banner).to_be_hidden()

@@ -57,7 +57,11 @@ class StatusView:
         put("board", "status", ui.status, data)
         put("stuck", "hidden", ui.status != "stuck")
         put("btn-finish", "hidden", ui.finish_moves is None)
-        put("btn-undo", "disabled", not game.can_undo and not ui.undo_table)
+        nothing_to_undo = not game.can_undo and not ui.undo_table
+        put("btn-undo", "disabled", nothing_to_undo)
+        # a deal stuck before its first move: the banner offers only what can do something
+        put("stuck-undo", "hidden", nothing_to_undo)
+        put("stuck-restart", "hidden", not game.can_undo and not game.can_redo)
         put("btn-redo", "disabled", not game.can_redo)
         rules = game.position.rules
         put("st-game-full", "textContent", rules.name)
