@@ -25,6 +25,7 @@ from ui_helpers import (
     pile_el,
     saved_doc,
     seed_storage,
+    skip_celebration,
     slow_animations,
     wait_still,
     wait_table,
@@ -496,18 +497,22 @@ def test_the_status_line_is_never_cut_nor_under_the_buttons(
 
 
 #: The open dialog's button bar: opaque, down to the dialog's bottom edge, every other part
-#: of the dialog above it once scrolled to the end, and no scrolling where all of it fits.
+#: of the dialog above it once scrolled to the end, and no scrolling where all of it fits;
+#: how far above the dialog's bottom edge its buttons end as it opens.
 DIALOG_BAR = """() => {
   const dialog = document.querySelector('dialog[open]');
   const bar = dialog.querySelector('.dialog-actions');
   const fits = dialog.scrollHeight <= dialog.clientHeight;
+  const buttons = [...bar.querySelectorAll('button')].filter(b => b.offsetParent);
+  const lowest = Math.max(...buttons.map(b => b.getBoundingClientRect().bottom));
+  const opened = dialog.getBoundingClientRect();  // as it opened, before scrolling
   dialog.scrollTop = dialog.scrollHeight;
   const box = dialog.getBoundingClientRect(), strip = bar.getBoundingClientRect();
   const alpha = getComputedStyle(bar).backgroundColor.match(/[0-9.]+/g).map(Number)[3] ?? 1;
   const last = bar.previousElementSibling.getBoundingClientRect();
   return {
     id: dialog.id, opaque: alpha === 1, gap_below: box.bottom - strip.bottom,
-    last_above_bar: last.bottom <= strip.top + 0.5, fits,
+    last_above_bar: last.bottom <= strip.top + 0.5, fits, buttons_clear: opened.bottom - lowest,
   };
 }"""
 
@@ -538,11 +543,46 @@ def test_dialogs_on_a_phone_keep_their_buttons_in_view(
         assert got["opaque"], got
         assert abs(got["gap_below"]) < 0.5, got
         assert got["last_above_bar"], got
+        assert got["buttons_clear"] >= 8, got
         if dialog_id == "dlg-deal":
             assert got["fits"], got
         page.screenshot(path=f"/tmp/dialog-{dialog_id}-{size[0]}x{size[1]}.png")
         dialog.locator(".dialog-actions").get_by_role("button", name=close).tap()
         expect(dialog).to_be_hidden()
+
+
+@pytest.mark.parametrize(
+    "size",
+    [(390, 844), (667, 375), (568, 320)],
+    ids=["upright", "on-its-side", "small-on-its-side"],
+)
+def test_the_win_dialog_on_a_phone_shows_its_buttons_whole(
+    phone_page: Page, size: tuple[int, int]
+) -> None:
+    """Won by a tap: the dialog's buttons stand clear of its bottom edge on the bar, as in the
+    other dialogs (its confetti layer once shifted the bar down, half under the edge), and
+    "New deal" is tapped there."""
+    from test_ui_storage import near_won_russian
+
+    page = phone_page
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    game = near_won_russian()
+    seed_storage(page, {game_key("russian"): saved_doc(game, counted=True)})
+    open_game(page, "russian", game.deal or 1)
+    home = next(m for m in game.position.legal_moves() if m.target.kind == "foundation")
+    tap(page, home.source, 0)  # "tap a card to move it" sends the King home
+    skip_celebration(page)
+    dialog = page.locator("#dlg-won")
+    expect(dialog).to_be_visible()
+    got = page.evaluate(DIALOG_BAR)
+    assert got["opaque"], got
+    assert abs(got["gap_below"]) < 0.5, got
+    assert got["last_above_bar"], got
+    assert got["buttons_clear"] >= 8, got
+    assert got["fits"], got
+    dialog.get_by_role("button", name="New deal").tap()
+    expect(dialog).to_be_hidden()
+    expect(page.locator("#st-moves")).to_have_text("0")
 
 
 @pytest.mark.parametrize("size", [(390, 844), (667, 375)], ids=["upright", "on-its-side"])
