@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -494,6 +495,42 @@ def test_the_status_line_is_never_cut_nor_under_the_buttons(
             assert named == (size == (1440, 900)), (game_id, size, got)
         if game_id == "double-freecell":
             page.screenshot(path=f"/tmp/status-{size[0]}x{size[1]}.png")
+
+
+#: The status line's height and the table's (CSS px).
+HEIGHTS = """() => ['status', 'table'].map(id =>
+  document.getElementById(id).getBoundingClientRect().height)"""
+
+
+@pytest.mark.parametrize(
+    ("size", "deal"),
+    [((320, 568), 77), ((320, 568), 4457), ((360, 640), 4457), ((390, 844), 4457)],
+    ids=["320x568-77", "320x568-4457", "360x640-4457", "390x844-4457"],
+)
+def test_the_status_line_keeps_its_height_as_a_game_goes_on(
+    phone_page: Page, size: tuple[int, int], deal: int
+) -> None:
+    """A winnable Double Russian deal at 99 moves and 9:58: one more move by a tap, and the
+    clock past 10:00, leave the status line's height, and so the table's, as they were. At
+    360 px the line wrapped then, which shortened the table mid-game and made its tallest pile
+    jump (the narrow screen's tighter gaps were overridden by the base rule); at 320 px a short
+    deal number's line keeps room for the longer figures from the start."""
+    page = phone_page
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    rng = random.Random(7)
+    game = Game.new("double-russian", deal, automove=False)
+    while game.move_count < 99:
+        game.play(rng.choice(game.position.legal_moves()))
+    game.elapsed = 598.0
+    open_saved(page, game)
+    expect(page.locator("#st-winnable")).to_be_visible()
+    expect(page.locator("#st-moves")).to_have_text("99")
+    before = page.evaluate(HEIGHTS)
+    move = next(m for m in game.position.legal_moves() if m.source.kind == "tableau")
+    tap(page, move.source, len(game.position.pile(move.source)) - move.count)
+    expect(page.locator("#st-moves")).to_have_text("100")
+    expect(page.locator("#st-time")).to_have_text(re.compile(r"^10:0\d$"), timeout=10_000)
+    assert page.evaluate(HEIGHTS) == before
 
 
 #: The open dialog's button bar: opaque, down to the dialog's bottom edge, every other part
