@@ -64,7 +64,7 @@ $(VENV_SITE): $(VENV_BASE)
 	@touch $@
 
 $(NODE_STAMP): package.json package-lock.json
-	@command -v npm >/dev/null || { echo "npm not found: install Node.js 20+ (it is only used to fetch the pinned Pyodide and PyScript)"; exit 1; }
+	@command -v npm >/dev/null || { echo "npm not found: install Node.js 20+ (it is only used to fetch the pinned Pyodide, PyScript and, for the tests, axe-core)"; exit 1; }
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
