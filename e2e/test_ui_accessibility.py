@@ -139,7 +139,7 @@ def test_the_win_dialog(any_page: Page) -> None:
 
 
 def test_the_check_finds_a_violation(page: Page) -> None:
-    """An image button without a name, put on the table: axe must report it."""
+    """An empty button (no name) put on the table: axe must report it."""
     open_game(page, "russian", 12)
     page.evaluate(
         "document.getElementById('table').append(Object.assign("
