@@ -46,7 +46,7 @@ import _solitaire_path  # noqa: E402
 import build_site  # noqa: E402
 from harness import CHROMIUM_ARGS, DEBIAN_CHROMIUM, VIEWPORT  # noqa: E402
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright  # noqa: E402
-from serve import SiteServer  # noqa: E402, F401  (lib.SiteServer for the scripts)
+from serve import SiteServer  # noqa: E402
 
 _solitaire_path.import_solitaire()
 from solitaire.cards import card_name, long_name  # noqa: E402
@@ -140,6 +140,27 @@ def variant_site(
         yield out
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def each_site_served(sites: list[tuple[str, str]], profiles: str) -> Iterator[tuple[str, str, str]]:
+    """For each profile (comma-separated) and each (name, folder) of ``sites``: the site
+    served while its turn lasts; yields (name, profile, url)."""
+    for profile in profiles.split(","):
+        for name, folder in sites:
+            print(f"  {name} ({folder}), {profile}:", flush=True)
+            with served_root(Path(folder)) as served, SiteServer(served) as server:
+                yield name, profile, server.url
+
+
+def start_report(benchmark: str) -> dict[str, Any]:
+    """Print a benchmark's first lines (its name and date, Pyodide and PyScript, the machine
+    and its load) and return the machine's description."""
+    info = machine()
+    print(f"# {benchmark}  {info['date']}")
+    print(f"Pyodide {info['pyodide']}, PyScript {info['pyscript']}")
+    print(f"machine: {info['cpu']}, {info['cores']} cores, {info['memory']}, {info['os']}")
+    print(f"load average at start: {loadavg()}", flush=True)
+    return info
 
 
 # ----------------------------------------------------------------------------- the browser

@@ -147,21 +147,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="also write every raw figure to this file")
     args = ap.parse_args(argv)
     sites = [tuple(s.split("=", 1)) for s in args.site] or [("site", str(lib.site_dir()))]
-    info = lib.machine()
-    print(f"# bench_drag  {info['date']}")
-    print(f"machine: {info['cpu']}, {info['cores']} cores, {info['memory']}, {info['os']}")
-    print(f"load average at start: {lib.loadavg()}", flush=True)
+    info = lib.start_report("bench_drag")
     raw: dict[str, Any] = {"machine": info, "args": vars(args) | {"json": str(args.json)}}
     rows = []
     with lib.chromium() as browser:
         raw["chromium"] = browser.version
-        for profile in args.profiles.split(","):
-            for name, folder in sites:
-                print(f"  {name} ({folder}), {profile}", flush=True)
-                with lib.served_root(Path(folder)) as served, lib.SiteServer(served) as server:
-                    result = run(browser, server.url, profile, args)
-                raw[f"{name}/{profile}"] = result
-                rows.append(summary(name, profile, result))
+        for name, profile, url in lib.each_site_served(sites, args.profiles):
+            result = run(browser, url, profile, args)
+            raw[f"{name}/{profile}"] = result
+            rows.append(summary(name, profile, result))
     raw["load_end"] = lib.loadavg()
     print(f"\nChromium {raw['chromium']}; load average at end: {raw['load_end']}\n")
     header = [

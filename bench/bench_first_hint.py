@@ -263,11 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="also write every raw figure to this file")
     args = ap.parse_args(argv)
     sites = [tuple(s.split("=", 1)) for s in args.site] or [("site", str(lib.site_dir()))]
-    info = lib.machine()
-    print(f"# bench_first_hint  {info['date']}")
-    print(f"Pyodide {info['pyodide']}, PyScript {info['pyscript']}")
-    print(f"machine: {info['cpu']}, {info['cores']} cores, {info['memory']}, {info['os']}")
-    print(f"load average at start: {lib.loadavg()}", flush=True)
+    info = lib.start_report("bench_first_hint")
     print(
         f"{args.deal}: hint {args.think:g} s after ready, then {args.later} more; "
         f"{args.loads} loads per site and profile",
@@ -278,14 +274,11 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     with lib.chromium() as browser:
         raw["chromium"] = browser.version
-        for profile in args.profiles.split(","):
-            for name, folder in sites:
-                print(f"  {name} ({folder}), {profile}:", flush=True)
-                with lib.served_root(Path(folder)) as served, lib.SiteServer(served) as server:
-                    background = (Path(folder) / BACKGROUND_WORKER).is_file()
-                    result = run_site(browser, server.url, background, profile, args, errors)
-                raw[f"{name}/{profile}"] = result
-                rows.append(summary(name, profile, result["loads"]))
+        for name, profile, url in lib.each_site_served(sites, args.profiles):
+            background = (Path(dict(sites)[name]) / BACKGROUND_WORKER).is_file()
+            result = run_site(browser, url, background, profile, args, errors)
+            raw[f"{name}/{profile}"] = result
+            rows.append(summary(name, profile, result["loads"]))
     raw["load_end"] = lib.loadavg()
     print(f"\nChromium {raw['chromium']}; load average at end: {raw['load_end']}\n")
     header = [
