@@ -432,9 +432,8 @@ class BoardView:
 
     def drag_to(self, dx: float, dy: float) -> None:
         """Move the dragged cards by (dx, dy): the offset is set on those cards alone, as
-        properties that are not inherited (web/style.css), so a pointer move restyles a few
-        elements. On the board it restyled all of them (a Double Russian deal: 716 elements,
-        ~120 ms a move on a phone at 4x CPU throttling, against ~3 ms on one card)."""
+        properties that are not inherited (web/style.css), so that a pointer move restyles
+        those cards, not every element of the board (docs/performance.md, "Drags")."""
         x, y = f"{dx:.1f}px", f"{dy:.1f}px"
         for c in self.dragged:
             style = self.card_style[c]
