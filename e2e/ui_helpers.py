@@ -82,8 +82,15 @@ def slow_animations(page: Page, rate: float) -> None:
     cdp.send("Animation.setPlaybackRate", {"playbackRate": rate})
 
 
+#: Resolves after the next two animation frames: the board re-parents a moved card at once
+#: but starts its FLIP animation in the next frame, so until then nothing looks in motion.
+NEXT_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
 def wait_still(page: Page) -> None:
-    """Wait until no card is moving (FLIP animations and CSS transitions done)."""
+    """Wait until no card is moving (FLIP animations and CSS transitions done), counting the
+    animations of a move already made whose frame has not come yet."""
+    page.evaluate(NEXT_FRAMES)
     page.wait_for_function(
         """() => !document.getAnimations().some(a => a.playState === 'running' &&
                a.effect && a.effect.target && a.effect.target.matches('#board .card'))"""
