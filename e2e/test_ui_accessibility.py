@@ -24,8 +24,10 @@ from solitaire import GAMES
 AXE_SOURCE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
 # A colour measured mid-fade is a blend no player reads (a toast fades in over 0.2 s as a
-# game opens): axe looks at the page once every finite transition and animation has ended.
+# game opens): axe looks at the page once every finite transition and animation has ended,
+# those the next frame starts included.
 RUN_AXE = """async () => {
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
   const finite = document.getAnimations().filter(
     a => a.effect && a.effect.getComputedTiming().endTime !== Infinity);
   await Promise.race([
