@@ -6,9 +6,19 @@ from __future__ import annotations
 
 from harness import open_game
 from playwright.sync_api import Page, expect
-from ui_helpers import board, click_move, dom_piles, engine_piles, tableau_move
+from ui_helpers import (
+    board,
+    card,
+    click_move,
+    dom_piles,
+    engine_piles,
+    tableau_move,
+    wait_still,
+    wait_table,
+)
 
 from solitaire import Game, Position
+from solitaire.web.tap_moves import tap_moves
 
 
 def hash_of(page: Page) -> str:
@@ -99,3 +109,45 @@ def test_bad_address_is_explained_and_the_game_is_playable(page: Page) -> None:
     deal = board(page)["deal"]
     assert deal.isdigit()
     wait_hash(page, f"#double-rail/{deal}")
+
+
+def test_back_after_a_new_deal_brings_back_the_game_in_progress(any_page: Page) -> None:
+    """A move (a finger's tap on a phone, a click-to-move with the mouse), then New deal (a
+    tap; the N key on a desktop), then the browser's Back: the deal comes back with its move,
+    not from its start; Forward brings the new deal again, and the menu offers the game."""
+    page = any_page
+    phone = page.evaluate("matchMedia('(pointer: coarse)').matches")
+    open_game(page, "russian", 21)
+    game = Game.new("russian", 21)
+    move = tableau_move(game.position)
+    if phone:
+        start = len(game.position.pile(move.source)) - move.count
+        box = card(page, move.source, start).bounding_box()
+        assert box is not None
+        page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + 8)
+        move = tap_moves(game.position, move.source, start)[0]
+    else:
+        click_move(page, game.position, move)
+    game.play(move)
+    wait_table(page, game.position)
+    wait_still(page)
+    if phone:
+        page.locator("#btn-new").tap()
+    else:
+        page.keyboard.press("n")
+    page.wait_for_function("document.getElementById('board').dataset.deal !== '21'")
+    new = board(page)["deal"]
+    wait_hash(page, f"#russian/{new}")
+
+    page.go_back()
+    wait_hash(page, "#russian/21")
+    wait_table(page, game.position)
+    expect(page.locator("#st-moves")).to_have_text("1")
+    expect(page.locator("#toast-text")).to_have_text("Back to deal 21, 1 move.")
+
+    page.go_forward()
+    wait_hash(page, f"#russian/{new}")
+    wait_table(page, Position.deal_of("russian", int(new)))
+    expect(page.locator("#st-moves")).to_have_text("0")
+    page.locator("#btn-menu").click()
+    expect(page.get_by_role("menuitem", name="Continue deal 21 (1 move)")).to_be_visible()

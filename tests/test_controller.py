@@ -802,6 +802,62 @@ def test_a_link_never_destroys_a_game() -> None:
     assert c2.ui.aside_label == "Continue deal 9 (1 move)"
 
 
+def test_back_after_a_new_deal_brings_back_the_game_not_its_start() -> None:
+    """Deal 7 with moves, "New deal" (deal 9), then the browser's Back (the address of deal
+    7): deal 7 comes back with its moves, redo list and clock, nothing abandoned; Undo and
+    Forward go to deal 9 again, and deal 7 waits aside."""
+    c, clock = make("russian", 7)
+    c.random_playable = lambda game_id: 9
+    c.store.save_stats("russian", Stats(played=1, won=1, streak=1, best_streak=1))
+    before = played(c, clock, moves=4)
+    stats = c.store.load_stats("russian")
+    c.new_deal()
+    c.take_effects()
+    c.address_changed("#russian/7")  # Back
+    effects = c.take_effects()
+    assert change_toast(effects).text == "Back to deal 7, 3 moves."
+    assert fx.SetAddress("#russian/7", False) in effects  # the history entry is kept
+    assert (c.game.deal, c.game.to_json()) == (7, before)
+    assert c.ui.aside_label == ""  # deal 9, never played, is not kept
+    assert c.store.load_stats("russian") == stats
+    c.undo()  # the change: deal 9 again, deal 7 aside
+    assert c.game.deal == 9
+    assert c.ui.aside_label == "Continue deal 7 (3 moves)"
+    c.address_changed("#russian/7")
+    c.address_changed("#russian/9")  # Forward: deal 9 afresh, deal 7 aside again
+    assert (c.game.deal, c.game.move_count) == (9, 0)
+    assert c.ui.aside_label == "Continue deal 7 (3 moves)"
+    assert c.store.load_stats("russian") == stats
+
+
+def test_a_link_to_the_deal_kept_aside_opens_the_game_and_keeps_the_one_shown() -> None:
+    """Deal 7 with moves kept aside behind deal 9 with moves: a link to deal 7 (in the page,
+    from another game, or as the page's address) brings deal 7 back with its moves, and
+    deal 9 takes its place aside; a fresh choice of deal 7 ("Deal number") still starts
+    it afresh."""
+    c, clock = make("russian", 7)
+    c.random_playable = lambda game_id: 9
+    before = played(c, clock, moves=4)
+    c.new_deal()
+    nine = played(c, clock, moves=2)  # deal 7 is left (charged) but still kept
+    c.choose_game("double-rail")
+    c.take_effects()
+    c.address_changed("#russian/7")
+    assert change_toast(c.take_effects()).text == "Back to Russian Solitaire, deal 7, 3 moves."
+    assert (c.game_id, c.game.deal, c.game.to_json()) == ("russian", 7, before)
+    assert c.ui.aside_label == "Continue deal 9 (1 move)"
+    c.changes.continue_aside()
+    assert c.game.to_json() == nine
+    # a fresh page opened on the address of the deal kept aside
+    c2 = Controller(c.store, Winnable(), Grid(), Clock(), random_deal=lambda g: 77)
+    c2.boot("#russian/7")
+    assert (c2.game.deal, c2.game.to_json()) == (7, before)
+    assert c2.ui.aside_label == "Continue deal 9 (1 move)"
+    assert c2.choose_deal("9") is None  # chosen, not linked: a new game of deal 9
+    assert (c2.game.deal, c2.game.move_count) == (9, 0)
+    assert c2.ui.aside_label == "Continue deal 7 (3 moves)"
+
+
 def test_the_undo_window_closes_at_the_first_move() -> None:
     c, clock = make("russian", 7)
     c.random_playable = lambda game_id: 9

@@ -213,16 +213,32 @@ class Controller:
         said: str = "",
     ) -> None:
         """Show ``game_id``: its game in progress when it is that deal (or no deal was asked
-        for), else a new game of ``deal`` (a random one when None). The game replaced is kept
-        aside and the change is a step Undo takes back (``changes.py``); ``said`` is the
-        change's toast (a default one when empty)."""
+        for), else its game kept aside when that is the deal asked for (Back after "New
+        deal", or a link to the deal being played: the player's game, not its start), else a
+        new game of ``deal`` (a random one when None). The game replaced is kept aside and
+        the change is a step Undo takes back (``changes.py``); ``said`` is the change's toast
+        (a default one when empty)."""
         if not boot:
             self.tick()
             self.persist()
         change = self.changes.begin(game_id)
         saved = self.store.load_game(game_id)
+        aside = change.aside
         if saved is not None and not fresh and (deal is None or saved.game.deal == deal):
             chosen = saved
+        elif not fresh and deal is not None and aside is not None and aside.game.deal == deal:
+            # as "Continue deal N": the game shown takes its place aside, nothing is abandoned
+            chosen = aside
+            self.store.drop_aside(game_id)
+            if saved is not None:
+                change.saved = saved
+                if saved.worth_keeping:
+                    self.store.save_game(saved, "aside")
+            if not said:
+                what = f"deal {deal}"
+                if game_id != change.before.game.game_id:
+                    what = f"{game_name(game_id)}, {what}"
+                said = f"Back to {what}, {plural(chosen.game.move_count, 'move')}."
         else:
             if saved is not None:
                 self.changes.put_aside(saved, change)
