@@ -1,7 +1,7 @@
 """The table's looks: card backs and table colours from the settings (computed style, kept
 over a reload), the card art, the win celebration (it runs on a win, a tap or a key skips it
-to the dialog, reduced motion has none) and the optional sounds (none while off, none before a
-gesture; a move plays one once they are on)."""
+to the dialog, reduced motion has none), the optional sounds (none while off, none before a
+gesture; a move plays one once they are on) and the buttons' hover and press."""
 
 from __future__ import annotations
 
@@ -208,3 +208,40 @@ def test_sound_setting_kept_but_silent_before_a_gesture(page: Page) -> None:
     play_by_click(page, game, tableau_move(game.position))
     assert looks(page)["contexts"] == 1
     assert looks(page)["notes"] >= 1
+
+
+BACKGROUND = "id => getComputedStyle(document.getElementById(id)).backgroundColor"
+
+
+def test_a_tapped_button_does_not_stay_lit_a_hovered_or_pressed_one_does(
+    any_page: Page,
+) -> None:
+    """A touch screen keeps ``:hover`` on the element last tapped: after its tap (and the
+    moment of ``:active`` that follows it) the Hint button looks as before, on a phone; with a
+    mouse, hovering and pressing light it."""
+    page = any_page
+    phone = page.evaluate("matchMedia('(pointer: coarse)').matches")
+    open_game(page, "russian", 3)
+    resting = page.evaluate(BACKGROUND, "btn-hint")
+    box = page.locator("#btn-hint").bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    if phone:
+        page.touchscreen.tap(x, y)
+        assert page.evaluate("document.getElementById('btn-hint').matches(':hover')")
+        page.wait_for_function(
+            "([id, bg]) => getComputedStyle(document.getElementById(id)).backgroundColor === bg",
+            arg=["btn-hint", resting],
+            timeout=2000,
+        )
+        page.wait_for_timeout(300)
+        assert page.evaluate(BACKGROUND, "btn-hint") == resting
+    else:
+        page.mouse.move(x, y)
+        hovered = page.evaluate(BACKGROUND, "btn-hint")
+        page.mouse.down()
+        pressed = page.evaluate(BACKGROUND, "btn-hint")
+        page.mouse.up()
+        page.mouse.move(1, 700)
+        assert resting not in (hovered, pressed)
+        assert page.evaluate(BACKGROUND, "btn-hint") == resting

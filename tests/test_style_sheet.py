@@ -1,7 +1,10 @@
 """The style sheet has no dead media rules: a declaration inside ``@media`` is lost when a
 rule outside any at-rule, later in the file, sets the same property for the same selector
 (same specificity, so the later one wins whatever the screen). The narrow screen's tighter
-status gaps were lost that way, and the status line wrapped mid-game at 360 px."""
+status gaps were lost that way, and the status line wrapped mid-game at 360 px.
+
+And no ``:hover`` style outside ``@media (hover: hover)``: a touch screen keeps ``:hover`` on
+the element last tapped, so a toolbar button stayed lit after its tap."""
 
 from __future__ import annotations
 
@@ -75,3 +78,26 @@ def test_the_check_finds_an_overridden_media_rule() -> None:
         ".status { column-gap } line 4 ('@media (max-width: 420px)',) < line 9",
         ".status { column-gap } line 6 ('@supports (display: grid)',) < line 9",
     ]
+
+
+def hover_rules_outside_hover_media(css: str) -> list[str]:
+    return sorted(
+        {
+            f"{selector} line {line}"
+            for selector, _, line, context in declarations(css)
+            if ":hover" in selector and not any("(hover: hover)" in at for at in context)
+        }
+    )
+
+
+def test_hover_styles_apply_only_where_a_pointer_hovers() -> None:
+    assert hover_rules_outside_hover_media(STYLE.read_text(encoding="utf-8")) == []
+
+
+def test_the_check_finds_a_hover_style_for_touch_screens_too() -> None:
+    css = """
+    .btn:hover { color: red; }
+    @media (hover: hover) { .menu button:hover { color: red; } }
+    @media (max-width: 420px) { .a:hover, .b { color: red; } }
+    """
+    assert hover_rules_outside_hover_media(css) == [".a:hover line 4", ".btn:hover line 2"]
