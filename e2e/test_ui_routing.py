@@ -114,7 +114,8 @@ def test_bad_address_is_explained_and_the_game_is_playable(page: Page) -> None:
 def test_back_after_a_new_deal_brings_back_the_game_in_progress(any_page: Page) -> None:
     """A move (a finger's tap on a phone, a click-to-move with the mouse), then New deal (a
     tap; the N key on a desktop), then the browser's Back: the deal comes back with its move,
-    not from its start; Forward brings the new deal again, and the menu offers the game."""
+    not from its start; Forward (the menu open) brings the new deal again and closes the
+    menu, which then offers the game."""
     page = any_page
     phone = page.evaluate("matchMedia('(pointer: coarse)').matches")
     open_game(page, "russian", 21)
@@ -145,9 +146,12 @@ def test_back_after_a_new_deal_brings_back_the_game_in_progress(any_page: Page) 
     expect(page.locator("#st-moves")).to_have_text("1")
     expect(page.locator("#toast-text")).to_have_text("Back to deal 21, 1 move.")
 
-    page.go_forward()
+    page.locator("#btn-menu").click()
+    expect(page.locator("#menu")).to_be_visible()
+    page.go_forward()  # with the menu open: the table changes, the menu closes
     wait_hash(page, f"#russian/{new}")
     wait_table(page, Position.deal_of("russian", int(new)))
+    expect(page.locator("#menu")).to_be_hidden()
     expect(page.locator("#st-moves")).to_have_text("0")
     page.locator("#btn-menu").click()
     expect(page.get_by_role("menuitem", name="Continue deal 21 (1 move)")).to_be_visible()

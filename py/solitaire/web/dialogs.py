@@ -26,8 +26,11 @@ def pick(value: str, choices: tuple[str, ...], fallback: str) -> str:
 
 
 def close_all() -> None:
+    """Close the dialogs and the menu: the table changed under them (Back, a link)."""
     for dialog in list(document.querySelectorAll("dialog[open]")):
         dialog.close()
+    for popover in list(document.querySelectorAll(":popover-open")):
+        popover.hidePopover()
 
 
 class Dialogs:
