@@ -176,6 +176,7 @@ def test_finger_drags_a_card_and_a_group(phone_page: Page, game_id: str) -> None
     finger_drag(page, move.source, start, move.target)
     game.play(move)
     wait_table(page, game.position)
+    wait_still(page)  # the next finger lands where the cards are, not where they are going
     single = [m for m in game.position.legal_moves() if onto_pile(game.position, m, False)]
     if single:
         move = single[0]
