@@ -830,6 +830,26 @@ def test_back_after_a_new_deal_brings_back_the_game_not_its_start() -> None:
     assert c.store.load_stats("russian") == stats
 
 
+def test_back_after_continue_keeps_both_games() -> None:
+    """Deal 7 and deal 9 both played, "Continue deal 7", then Back (the address of deal 9)
+    and a move: deal 9 comes back with its moves and deal 7 waits aside (before, deal 9
+    started afresh and the first move abandoned it for good)."""
+    c, clock = make("russian", 7)
+    c.random_playable = lambda game_id: 9
+    seven = played(c, clock, moves=4)
+    c.new_deal()
+    nine = played(c, clock, moves=3)
+    c.changes.continue_aside()
+    assert c.game.to_json() == seven
+    c.address_changed("#russian/9")  # Back
+    assert (c.game.deal, c.game.to_json()) == (9, nine)
+    c.play(c.position.legal_moves()[0])
+    assert c.ui.aside_label == "Continue deal 7 (3 moves)"
+    aside = c.store.load_game("russian", "aside")
+    assert aside is not None
+    assert aside.game.to_json() == seven
+
+
 def test_a_link_to_the_deal_kept_aside_opens_the_game_and_keeps_the_one_shown() -> None:
     """Deal 7 with moves kept aside behind deal 9 with moves: a link to deal 7 (in the page,
     from another game, or as the page's address) brings deal 7 back with its moves, and
