@@ -421,6 +421,52 @@ def test_game_names_are_never_cut(phone_page: Page, size: tuple[int, int]) -> No
         assert overflow == 0
 
 
+#: The toolbar's shown controls (Hint and Finish both shown: the widest it gets): how many
+#: rows they take, and how many run off the screen; whether the board starts below it.
+TOOLBAR_ROWS = """() => {
+  const byId = id => document.getElementById(id);
+  const hidden = ['btn-hint', 'btn-finish'].map(id => byId(id).hidden);
+  for (const id of ['btn-hint', 'btn-finish']) byId(id).hidden = false;
+  const controls = [...document.querySelectorAll('.toolbar > :not(.spacer)')]
+    .filter(e => e.offsetParent !== null).map(e => e.getBoundingClientRect());
+  const toolbar = document.querySelector('.toolbar').getBoundingClientRect();
+  const board = byId('board').getBoundingClientRect();
+  const got = {
+    rows: new Set(controls.map(r => Math.round(r.top))).size,
+    off_screen: controls.filter(r => r.left < 0 || r.right > innerWidth + 0.5).length,
+    board_below: board.top >= toolbar.bottom - 0.5,
+    scrolls: document.scrollingElement.scrollWidth > innerWidth,
+  };
+  ['btn-hint', 'btn-finish'].forEach((id, i) => { byId(id).hidden = hidden[i]; });
+  return got;
+}"""
+
+
+@pytest.mark.parametrize(
+    "size",
+    [(260, 563), (288, 624), (320, 568), (360, 640), (390, 844), (844, 390), (1440, 900)],
+    ids=size_id,
+)
+def test_every_toolbar_control_stays_on_screen_even_zoomed(
+    phone_page: Page, size: tuple[int, int]
+) -> None:
+    """A phone whose page is zoomed (Chrome's page zoom: 390 px at 150 % is 260 CSS px,
+    360 px at 125 % is 288) wraps the toolbar onto a second row, and its menu opens by a
+    tap; from 320 px up, every game's toolbar is one row."""
+    page = phone_page
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    open_game(page, "russian", 1)
+    for game_id in GAMES:
+        page.locator("#game-select").select_option(game_id)
+        page.wait_for_function(f"document.getElementById('board').dataset.game === '{game_id}'")
+        got = page.evaluate(TOOLBAR_ROWS)
+        rows = 1 if size[0] >= 320 else got["rows"]
+        assert got == {"rows": rows, "off_screen": 0, "board_below": True, "scrolls": False}
+        assert rows <= 2
+    page.locator("#btn-menu").tap()
+    expect(page.locator("#menu")).to_be_visible()
+
+
 #: The status line's shown parts against its box and the toolbar's controls. With ``long``,
 #: first the longest a played game shows (three-digit moves, an hour on the clock, the
 #: winnable mark) and the widest toolbar (hint and finish shown), measured and put back
