@@ -467,6 +467,27 @@ def test_every_toolbar_control_stays_on_screen_even_zoomed(
     expect(page.locator("#menu")).to_be_visible()
 
 
+#: Face-up cards whose corner index runs past the card's right edge (half a pixel allowed).
+INDEX_OVERFLOW = """() => [...document.querySelectorAll('#board .card .ix:not(.br)')]
+  .filter(ix => ix.offsetParent !== null &&
+    ix.getBoundingClientRect().right > ix.closest('.card').getBoundingClientRect().right + 0.5)
+  .map(ix => ix.closest('.card').getAttribute('aria-label'))"""
+
+
+@pytest.mark.parametrize("size", [(260, 563), (288, 624), (320, 568), (390, 844)], ids=size_id)
+def test_every_card_index_fits_its_card(phone_page: Page, size: tuple[int, int]) -> None:
+    """A ten's "10" and suit stay on the card down to 24 px cards (Double Russian and Double
+    FreeCell at 260 px, a 390 px phone zoomed to 150 %)."""
+    page = phone_page
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    open_game(page, "double-freecell", 1)  # every card face up, eight tens among them
+    assert len(page.evaluate("[...document.querySelectorAll('#board .r.ten')]")) == 16
+    for game_id in GAMES:
+        page.locator("#game-select").select_option(game_id)
+        page.wait_for_function(f"document.getElementById('board').dataset.game === '{game_id}'")
+        assert page.evaluate(INDEX_OVERFLOW) == []
+
+
 #: The status line's shown parts against its box and the toolbar's controls. With ``long``,
 #: first the longest a played game shows (three-digit moves, an hour on the clock, the
 #: winnable mark) and the widest toolbar (hint and finish shown), measured and put back

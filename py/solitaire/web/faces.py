@@ -20,9 +20,9 @@ def face_html(card: int) -> str:
     """Inner HTML of a face-up card (hidden from assistive technology: the card element
     carries the accessible name)."""
     name = card_name(card)
-    ix = (
-        f'<span class="r">{rank_text(card)}</span><span class="s">{SUIT_SYMBOLS[suit(card)]}</span>'
-    )
+    rank = rank_text(card)
+    kind = "r ten" if len(rank) == 2 else "r"  # two digits: narrower on a narrow card
+    ix = f'<span class="{kind}">{rank}</span><span class="s">{SUIT_SYMBOLS[suit(card)]}</span>'
     return (
         f'<span class="ix" aria-hidden="true">{ix}</span>'
         f'<svg class="art full" aria-hidden="true"><use href="{SPRITE}#f-{name}"/></svg>'
