@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from harness import ROOT, open_game
 from playwright.sync_api import Page, expect
-from ui_helpers import game_key, saved_doc, seed_storage, skip_celebration
+from ui_helpers import NEXT_FRAMES, game_key, saved_doc, seed_storage, skip_celebration
 
 from solitaire import GAMES
 
@@ -27,7 +27,6 @@ AXE_SOURCE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 # game opens): axe looks at the page once every finite transition and animation has ended,
 # those the next frame starts included.
 RUN_AXE = """async () => {
-  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
   const finite = document.getAnimations().filter(
     a => a.effect && a.effect.getComputedTiming().endTime !== Infinity);
   await Promise.race([
@@ -53,6 +52,7 @@ def axe_violations(page: Page) -> list[dict[str, Any]]:
         if not AXE_SOURCE.is_file():
             pytest.fail(f"{AXE_SOURCE.relative_to(ROOT)} is missing: run `npm ci`")
         page.evaluate(AXE_SOURCE.read_text(encoding="utf-8"))
+    page.evaluate(NEXT_FRAMES)
     found: list[dict[str, Any]] = page.evaluate(RUN_AXE)
     return found
 

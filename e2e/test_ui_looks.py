@@ -10,6 +10,7 @@ from playwright.sync_api import Page, expect
 from ui_helpers import (
     KEY_SETTINGS,
     card,
+    coarse_pointer,
     game_key,
     play_by_click,
     saved_doc,
@@ -220,7 +221,7 @@ def test_a_tapped_button_does_not_stay_lit_a_hovered_or_pressed_one_does(
     moment of ``:active`` that follows it) the Hint button looks as before, on a phone; with a
     mouse, hovering and pressing light it."""
     page = any_page
-    phone = page.evaluate("matchMedia('(pointer: coarse)').matches")
+    phone = coarse_pointer(page)
     open_game(page, "russian", 3)
     resting = page.evaluate(BACKGROUND, "btn-hint")
     box = page.locator("#btn-hint").bounding_box()

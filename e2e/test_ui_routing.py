@@ -10,6 +10,7 @@ from ui_helpers import (
     board,
     card,
     click_move,
+    coarse_pointer,
     dom_piles,
     engine_piles,
     tableau_move,
@@ -117,7 +118,7 @@ def test_back_after_a_new_deal_brings_back_the_game_in_progress(any_page: Page) 
     not from its start; Forward (the menu open) brings the new deal again and closes the
     menu, which then offers the game."""
     page = any_page
-    phone = page.evaluate("matchMedia('(pointer: coarse)').matches")
+    phone = coarse_pointer(page)
     open_game(page, "russian", 21)
     game = Game.new("russian", 21)
     move = tableau_move(game.position)

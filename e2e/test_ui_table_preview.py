@@ -16,6 +16,7 @@ from test_ui_loading import HeldStart
 from ui_helpers import (
     SCOPE,
     card,
+    coarse_pointer,
     dom_piles,
     engine_piles,
     first_move,
@@ -89,7 +90,7 @@ def tap_card(page: Page, index: int) -> None:
     box = page.locator("#board .card").nth(index).bounding_box()
     assert box is not None
     x, y = box["x"] + box["width"] / 2, box["y"] + 8
-    if page.evaluate("matchMedia('(pointer: coarse)').matches"):
+    if coarse_pointer(page):
         page.touchscreen.tap(x, y)
     else:
         page.mouse.click(x, y)

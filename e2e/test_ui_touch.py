@@ -19,6 +19,7 @@ from playwright.sync_api import CDPSession, Page, expect
 from ui_helpers import (
     KEY_SETTINGS,
     card,
+    coarse_pointer,
     dom_piles,
     far_refusal,
     game_key,
@@ -170,7 +171,7 @@ def test_finger_drags_a_card_and_a_group(phone_page: Page, game_id: str) -> None
     page = phone_page
     game = game_with_moves(game_id, lambda p, m: onto_pile(p, m, group=True))
     open_saved(page, game)
-    assert page.evaluate("matchMedia('(pointer: coarse)').matches")
+    assert coarse_pointer(page)
     move = next(m for m in game.position.legal_moves() if onto_pile(game.position, m, True))
     start = len(game.position.pile(move.source)) - move.count
     finger_drag(page, move.source, start, move.target)
@@ -384,6 +385,12 @@ def test_reload_keeps_the_phone_layout(phone_page: Page) -> None:
     assert card_width(phone_page) == width
 
 
+def pick_game(page: Page, game_id: str) -> None:
+    """Choose ``game_id`` in the toolbar's picker and wait for its table."""
+    page.locator("#game-select").select_option(game_id)
+    page.wait_for_function(f"document.getElementById('board').dataset.game === '{game_id}'")
+
+
 def size_id(size: tuple[int, int]) -> str:
     return f"{size[0]}x{size[1]}"
 
@@ -409,8 +416,7 @@ def test_game_names_are_never_cut(phone_page: Page, size: tuple[int, int]) -> No
     page.set_viewport_size({"width": size[0], "height": size[1]})
     open_game(page, "russian", 1)
     for game_id, rules in GAMES.items():
-        page.locator("#game-select").select_option(game_id)
-        page.wait_for_function(f"document.getElementById('board').dataset.game === '{game_id}'")
+        pick_game(page, game_id)
         text, width, room = page.evaluate(NAME_FITS)
         assert text == rules.short_name
         assert width + 16 <= room, (text, width, room)  # 16 px: the arrow
@@ -457,8 +463,7 @@ def test_every_toolbar_control_stays_on_screen_even_zoomed(
     page.set_viewport_size({"width": size[0], "height": size[1]})
     open_game(page, "russian", 1)
     for game_id in GAMES:
-        page.locator("#game-select").select_option(game_id)
-        page.wait_for_function(f"document.getElementById('board').dataset.game === '{game_id}'")
+        pick_game(page, game_id)
         got = page.evaluate(TOOLBAR_ROWS)
         rows = 1 if size[0] >= 320 else got["rows"]
         assert got == {"rows": rows, "off_screen": 0, "board_below": True, "scrolls": False}
@@ -483,8 +488,7 @@ def test_every_card_index_fits_its_card(phone_page: Page, size: tuple[int, int])
     open_game(page, "double-freecell", 1)  # every card face up, eight tens among them
     assert len(page.evaluate("[...document.querySelectorAll('#board .r.ten')]")) == 16
     for game_id in GAMES:
-        page.locator("#game-select").select_option(game_id)
-        page.wait_for_function(f"document.getElementById('board').dataset.game === '{game_id}'")
+        pick_game(page, game_id)
         assert page.evaluate(INDEX_OVERFLOW) == []
 
 

@@ -82,6 +82,11 @@ def slow_animations(page: Page, rate: float) -> None:
     cdp.send("Animation.setPlaybackRate", {"playbackRate": rate})
 
 
+def coarse_pointer(page: Page) -> bool:
+    """Whether the page's context is a touch screen (a phone's), as the page's CSS sees it."""
+    return bool(page.evaluate("matchMedia('(pointer: coarse)').matches"))
+
+
 #: Resolves after the next two animation frames: the board re-parents a moved card at once
 #: but starts its FLIP animation in the next frame, so until then nothing looks in motion.
 NEXT_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"

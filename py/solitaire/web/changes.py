@@ -75,6 +75,17 @@ class Changes:
             self.abandon(old)
         self.c.store.save_game(saved, "aside")
 
+    def bring_back(self, change: TableChange, shown: Saved | None) -> None:
+        """The game kept aside (``change.aside``) comes back to the table: ``shown``, the game
+        it replaces, takes its place aside if worth keeping. Nothing is abandoned: the game
+        that was aside is the one coming back."""
+        store = self.c.store
+        store.drop_aside(change.game_id)
+        if shown is not None:
+            change.saved = shown
+            if shown.worth_keeping:
+                store.save_game(shown, "aside")
+
     def abandon(self, saved: Saved) -> None:
         """``saved`` is really left: a counted, unwon game ends the streak, once."""
         if saved.counted and not saved.recorded and not saved.abandoned:
@@ -145,11 +156,7 @@ class Changes:
         c.tick()
         c.persist()
         change = self.begin(c.game_id)
-        c.store.drop_aside(c.game_id)
-        change_saved = c.saved
-        if change_saved.worth_keeping:
-            c.store.save_game(change_saved, "aside")
-        change.saved = change_saved
+        self.bring_back(change, c.saved)
         c.show(aside, push=True)
         self.done(change, f"Back to deal {c.game.deal}, {plural(c.game.move_count, 'move')}.")
 

@@ -224,21 +224,12 @@ class Controller:
         change = self.changes.begin(game_id)
         saved = self.store.load_game(game_id)
         aside = change.aside
+        back = False  # the game kept aside comes back, as by "Continue deal N"
         if saved is not None and not fresh and (deal is None or saved.game.deal == deal):
             chosen = saved
         elif not fresh and deal is not None and aside is not None and aside.game.deal == deal:
-            # as "Continue deal N": the game shown takes its place aside, nothing is abandoned
-            chosen = aside
-            self.store.drop_aside(game_id)
-            if saved is not None:
-                change.saved = saved
-                if saved.worth_keeping:
-                    self.store.save_game(saved, "aside")
-            if not said:
-                what = f"deal {deal}"
-                if game_id != change.before.game.game_id:
-                    what = f"{game_name(game_id)}, {what}"
-                said = f"Back to {what}, {plural(chosen.game.move_count, 'move')}."
+            chosen, back = aside, True
+            self.changes.bring_back(change, saved)
         else:
             if saved is not None:
                 self.changes.put_aside(saved, change)
@@ -252,7 +243,10 @@ class Controller:
             self.changes.refresh()
             return
         where = f"deal {self.game.deal}" if game_id == change.before.game.game_id else None
-        if not said:
+        if not said and back:
+            what = self.describe_table() if where is None else where
+            said = f"Back to {what}, {plural(self.game.move_count, 'move')}."
+        elif not said:
             what = self.describe_table() if where is None else where.capitalize()
             said = f"{what} from the link." if link else f"{what}."
         self.changes.done(change, said)
