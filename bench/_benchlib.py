@@ -53,9 +53,9 @@ from solitaire.cards import card_name, long_name  # noqa: E402
 from solitaire.game import Game  # noqa: E402
 from solitaire.piles import STOCK, PileRef  # noqa: E402
 from solitaire.position import Position  # noqa: E402
+from solitaire.web.faces import SPRITE, face_html  # noqa: E402
 from solitaire.web.layout import layout  # noqa: E402
 from solitaire.web.store import MemoryBackend, Settings, Store, scope_of  # noqa: E402
-from solitaire.web.text import card_face_html  # noqa: E402
 
 BOOT_TIMEOUT_MS = 180_000
 #: The page's Pyodide memory snapshot is in Cache Storage (web/pyodide-boot.mjs: made in the
@@ -560,9 +560,15 @@ def measure_boot(
 # ----------------------------------------------------------------------------- moves
 
 
+def page_face(card: int) -> str:
+    """The page's markup of a face-up card, its sprite addressed from the bench's pages."""
+    return face_html(card).replace(f'href="{SPRITE}', f'href="../{SPRITE}')
+
+
 def layout_of(position: Position) -> dict[str, Any]:
     """What bench/pages/js_board.html needs to draw ``position`` as the real board does
-    (the grid of solitaire.web.layout; card faces from solitaire.web.text)."""
+    (the grid of solitaire.web.layout; card faces from solitaire.web.faces, the page's own
+    markup, with the sprite's address as seen from bench/js_board.html)."""
     rules = position.rules
     table = layout(rules)
     top = [None if ref is None else str(ref) for ref in table.top_slots]
@@ -588,7 +594,7 @@ def layout_of(position: Position) -> dict[str, Any]:
             "foundationSize": rules.foundation_size,
         },
         "cards": {
-            str(c): {"name": card_name(c), "label": long_name(c), "html": card_face_html(c)}
+            str(c): {"name": card_name(c), "label": long_name(c), "html": page_face(c)}
             for c in position.all_cards()
         },
     }

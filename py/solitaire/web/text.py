@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .. import MAX_DEAL
-from ..cards import RANKS, SUIT_SYMBOLS, long_name, rank, suit
+from ..cards import RANKS, long_name, rank
 from ..piles import PileRef
 from ..rules import GAMES
 from .store import Stats
@@ -29,23 +29,6 @@ def clock(seconds: float | None) -> str:
 def rank_text(card: int) -> str:
     r = rank(card)
     return "10" if r == 10 else RANKS[r - 1]
-
-
-def card_face_html(card: int) -> str:
-    """Inner HTML of a face-up card: corner indices and a centre pip (hidden from assistive
-    technology; the card element carries the accessible name)."""
-    r = rank_text(card)
-    s = SUIT_SYMBOLS[suit(card)]
-    ix = f'<span class="r">{r}</span><span class="s">{s}</span>'
-    if rank(card) >= 11:
-        centre = f'<span class="pip court">{r}<span class="s">{s}</span></span>'
-    else:
-        centre = f'<span class="pip">{s}</span>'
-    return (
-        f'<span class="ix" aria-hidden="true">{ix}</span>'
-        f'<span aria-hidden="true">{centre}</span>'
-        f'<span class="ix br" aria-hidden="true">{ix}</span>'
-    )
 
 
 def pile_title(pile: PileRef) -> str:
