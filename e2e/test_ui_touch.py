@@ -29,6 +29,7 @@ from ui_helpers import (
     seed_storage,
     skip_celebration,
     slow_animations,
+    tableau_moves,
     wait_still,
     wait_table,
 )
@@ -428,7 +429,8 @@ def test_game_names_are_never_cut(phone_page: Page, size: tuple[int, int]) -> No
 
 
 #: The toolbar's shown controls (Hint and Finish both shown: the widest it gets): how many
-#: rows they take, and how many run off the screen; whether the board starts below it.
+#: rows they take, and how many run off the screen; whether the board is clear of it (below
+#: it, or above it on an upright phone).
 TOOLBAR_ROWS = """() => {
   const byId = id => document.getElementById(id);
   const hidden = ['btn-hint', 'btn-finish'].map(id => byId(id).hidden);
@@ -440,7 +442,7 @@ TOOLBAR_ROWS = """() => {
   const got = {
     rows: new Set(controls.map(r => Math.round(r.top))).size,
     off_screen: controls.filter(r => r.left < 0 || r.right > innerWidth + 0.5).length,
-    board_below: board.top >= toolbar.bottom - 0.5,
+    board_clear: board.top >= toolbar.bottom - 0.5 || board.bottom <= toolbar.top + 0.5,
     scrolls: document.scrollingElement.scrollWidth > innerWidth,
   };
   ['btn-hint', 'btn-finish'].forEach((id, i) => { byId(id).hidden = hidden[i]; });
@@ -466,10 +468,90 @@ def test_every_toolbar_control_stays_on_screen_even_zoomed(
         pick_game(page, game_id)
         got = page.evaluate(TOOLBAR_ROWS)
         rows = 1 if size[0] >= 320 else got["rows"]
-        assert got == {"rows": rows, "off_screen": 0, "board_below": True, "scrolls": False}
+        assert got == {"rows": rows, "off_screen": 0, "board_clear": True, "scrolls": False}
         assert rows <= 2
     page.locator("#btn-menu").tap()
     expect(page.locator("#menu")).to_be_visible()
+    menu = page.evaluate(BARS)["menu"]
+    assert (menu["on_screen"], menu["over_toolbar"]) == (True, False), menu
+
+
+#: Where the toolbar, the status line, the board and the open menu stand (px from the top).
+BARS = """() => {
+  const box = e => e.getBoundingClientRect();
+  const toolbar = box(document.querySelector('.toolbar'));
+  const status = box(document.getElementById('status'));
+  const board = box(document.getElementById('board'));
+  const menuEl = document.getElementById('menu');
+  const menu = menuEl.matches(':popover-open') ? box(menuEl) : null;
+  return {
+    toolbar: [Math.round(toolbar.top), Math.round(toolbar.bottom)],
+    status: [Math.round(status.top), Math.round(status.bottom)],
+    board: [Math.round(board.top), Math.round(board.bottom)],
+    height: innerHeight,
+    menu: menu && {
+      on_screen: menu.top >= 0 && menu.bottom <= innerHeight + 0.5 &&
+                 menu.left >= 0 && menu.right <= innerWidth + 0.5,
+      over_toolbar: menu.top < toolbar.bottom - 0.5 && menu.bottom > toolbar.top + 0.5,
+      above_toolbar: menu.bottom <= toolbar.top + 0.5,
+    },
+  };
+}"""
+
+
+@pytest.mark.parametrize("size", [(390, 844), (360, 640), (288, 624), (844, 390)], ids=size_id)
+def test_an_upright_phone_has_its_buttons_at_the_bottom(
+    phone_page: Page, size: tuple[int, int]
+) -> None:
+    """Held upright, a phone has the buttons along the bottom edge, under the thumb, the
+    status line along the top and the table between; the menu opens upwards from its button,
+    whole and clear of the toolbar, and its items and Undo work by a tap. On its side the
+    toolbar is at the top, as on a desktop."""
+    page = phone_page
+    width, height = size
+    page.set_viewport_size({"width": width, "height": height})
+    open_game(page, "russian", 1)
+    got = page.evaluate(BARS)
+    upright = height > width
+    if upright:
+        assert got["toolbar"][1] == height, got
+        assert got["status"][0] == 0, got
+        assert got["status"][1] <= got["board"][0], got
+        assert got["board"][1] <= got["toolbar"][0], got
+    else:
+        assert got["toolbar"][0] == 0, got
+        assert got["board"][0] >= got["toolbar"][1], got
+    # a one-tap move, then Undo at the bottom takes it back
+    game = Game.new("russian", 1)
+    move = tableau_moves(game.position)[0]
+    start = len(game.position.pile(move.source)) - move.count
+    played = tap_moves(game.position, move.source, start)[0]
+    tap(page, move.source, start)
+    game.play(played)
+    wait_table(page, game.position)
+    page.locator("#btn-undo").tap()
+    game.undo()
+    wait_table(page, game.position)
+    page.locator("#btn-menu").tap()
+    expect(page.locator("#menu")).to_be_visible()
+    menu = page.evaluate(BARS)["menu"]
+    assert menu == {"on_screen": True, "over_toolbar": False, "above_toolbar": upright}
+    page.locator("#menu [data-action='stats']").tap()
+    expect(page.locator("#dlg-stats")).to_be_visible()
+
+
+def test_a_desktop_window_as_narrow_as_a_phone_keeps_the_toolbar_at_the_top(page: Page) -> None:
+    """The bottom toolbar is for a thumb: a mouse in a narrow, tall window finds the
+    buttons at the top, where a desktop page has them."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_game(page, "russian", 1)
+    assert not coarse_pointer(page)
+    got = page.evaluate(BARS)
+    assert got["toolbar"][0] == 0, got
+    assert got["status"][1] == got["height"], got
+    page.locator("#btn-menu").click()
+    menu = page.evaluate(BARS)["menu"]
+    assert menu == {"on_screen": True, "over_toolbar": False, "above_toolbar": False}
 
 
 #: Face-up cards whose corner index runs past the card's right edge (half a pixel allowed).
