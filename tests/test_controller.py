@@ -389,20 +389,20 @@ def focus_effects(c: Controller) -> list[tuple[PileRef, int | None]]:
 def test_arrows_move_the_focus_along_rows_and_up_and_down() -> None:
     c, _ = make()
     table = c.table
-    assert c.key("ArrowRight", on_board=True, pile=TABLEAU[0], index=0)
+    assert c.keys.press("ArrowRight", on_board=True, pile=TABLEAU[0], index=0)
     assert focus_effects(c) == [(TABLEAU[1], top(c, TABLEAU[1]))]
-    assert c.key("ArrowLeft", on_board=True, pile=TABLEAU[0], index=0)
+    assert c.keys.press("ArrowLeft", on_board=True, pile=TABLEAU[0], index=0)
     assert focus_effects(c) == [(TABLEAU[6], top(c, TABLEAU[6]))]  # wraps around
     # up a pile's face-up cards, then to the nearest pile of the top row
     t5 = TABLEAU[5]
     down = c.position.down[5]
-    assert c.key("ArrowUp", on_board=True, pile=t5, index=down + 1)
+    assert c.keys.press("ArrowUp", on_board=True, pile=t5, index=down + 1)
     assert focus_effects(c) == [(t5, down)]
-    assert c.key("ArrowUp", on_board=True, pile=t5, index=down)
+    assert c.keys.press("ArrowUp", on_board=True, pile=t5, index=down)
     ((pile, _),) = focus_effects(c)
     assert pile in table.top
     assert pile == table.nearest(table.top, table.column(t5))
-    assert c.key("ArrowDown", on_board=True, pile=pile, index=None)
+    assert c.keys.press("ArrowDown", on_board=True, pile=pile, index=None)
     ((back, _),) = focus_effects(c)
     assert back in table.tableau
 
@@ -411,27 +411,27 @@ def test_enter_picks_up_and_plays_escape_puts_back() -> None:
     c, _ = make()
     move = Move.parse("3:tableau-3>tableau-5")
     start = len(c.position.pile(move.source)) - move.count
-    assert c.key("Enter", on_board=True, pile=move.source, index=start)
+    assert c.keys.press("Enter", on_board=True, pile=move.source, index=start)
     assert c.ui.selection is not None
-    assert c.key("Escape", on_board=True, pile=move.source, index=start)
+    assert c.keys.press("Escape", on_board=True, pile=move.source, index=start)
     assert c.ui.selection is None
-    c.key(" ", on_board=True, pile=move.source, index=start)
-    c.key("Enter", on_board=True, pile=move.target, index=top(c, move.target))
+    c.keys.press(" ", on_board=True, pile=move.source, index=start)
+    c.keys.press("Enter", on_board=True, pile=move.target, index=top(c, move.target))
     assert c.game.move_count == 1
-    assert c.key("z", ctrl=True)  # undo, wherever the focus is
+    assert c.keys.press("z", ctrl=True)  # undo, wherever the focus is
     assert c.game.move_count == 0
-    assert c.key("Z", ctrl=True, shift=True)
+    assert c.keys.press("Z", ctrl=True, shift=True)
     assert c.game.move_count == 1
-    assert c.key("f", on_board=True, pile=TABLEAU[4], index=None)
+    assert c.keys.press("f", on_board=True, pile=TABLEAU[4], index=None)
     assert c.game.move_count == 2  # the A♦ to its foundation
 
 
 def test_keys_in_dialogs_and_text_fields_are_left_alone() -> None:
     c, _ = make()
-    assert not c.key("z", ctrl=True, in_dialog=True)
-    assert not c.key("h", typing=True)
-    assert not c.key("ArrowLeft", on_board=False)
-    assert not c.key("q", on_board=True, pile=TABLEAU[0], index=0)
+    assert not c.keys.press("z", ctrl=True, in_dialog=True)
+    assert not c.keys.press("h", typing=True)
+    assert not c.keys.press("ArrowLeft", on_board=False)
+    assert not c.keys.press("q", on_board=True, pile=TABLEAU[0], index=0)
     assert c.game.move_count == 0
     assert c.take_effects() == []
 

@@ -17,12 +17,13 @@ from typing import Protocol
 from .. import MAX_DEAL
 from ..cards import card_symbol, long_name
 from ..game import Game, random_playable_deal
-from ..piles import STOCK, TABLEAU, WASTE, PileRef
+from ..piles import STOCK, WASTE, PileRef
 from ..position import IllegalMove, Move, Position
 from ..rules import GAMES
 from .advice import Advice
 from .changes import Changes
 from .gestures import Gestures
+from .keys import Keys
 from .layout import Layout, layout
 from .markup import table_preview
 from .state import (
@@ -43,7 +44,6 @@ from .state import (
     SetAddress,
     Shake,
     Show,
-    ShowHelp,
     ShowWon,
     Status,
     Title,
@@ -122,6 +122,7 @@ class Controller:
         self.coarse_pointer = False  # the device's primary pointer is a finger
         self.gestures = Gestures(self)  # pointer intents
         self.advice = Advice(self)  # hint and "Was it winnable?" intents
+        self.keys = Keys(self)  # keyboard intents
         self.tabs = TabSync(self)  # follows what other tabs save
         self.changes = Changes(self)  # restart, new deal, ... as undoable steps
 
@@ -265,7 +266,7 @@ class Controller:
         ui.last_tick = None
         ui.last_tap = None
         self.emit(NewBoard())
-        pile, index = self.default_focus()
+        pile, index = self.keys.default_focus()
         self.emit(Focus(pile, index, move_focus=False))
         self.store.set_last_game(game_id)
         self.persist()
@@ -665,122 +666,6 @@ class Controller:
         if drag is not None:
             self.ui.drag = None
             self.emit(DragBack(drag.cards))
-
-    # ------------------------------------------------------------------ keyboard
-
-    def key(
-        self,
-        key: str,
-        *,
-        ctrl: bool = False,
-        shift: bool = False,
-        alt: bool = False,
-        repeat: bool = False,
-        in_dialog: bool = False,
-        typing: bool = False,
-        on_board: bool = False,
-        pile: PileRef | None = None,
-        index: int | None = None,
-    ) -> bool:
-        """A key press; returns True when it was handled (the page then prevents its default).
-
-        The shortcuts (Ctrl+Z, Ctrl+Shift+Z / Ctrl+Y, H, N, ?, Escape) work wherever the focus
-        is (the game picker and the buttons included), except while ``typing`` in a text field
-        or with a dialog open (``in_dialog``). Arrows, Enter/Space and F act on the board's
-        focused card or pile (``pile``/``index``; ``on_board``). A held key's repeats
-        (``repeat``) do not ask again for a hint, a new deal or the help."""
-        if in_dialog or typing or alt:
-            return False
-        if ctrl:
-            return self.ctrl_key(key.lower(), shift)
-        if key == "Escape":
-            return self.put_back()
-        if key in GLOBAL_KEYS:
-            if not repeat:
-                GLOBAL_KEYS[key](self)
-            return True
-        if not on_board:
-            return False
-        if pile is None:
-            pile, index = self.default_focus()
-        elif index is None:
-            index = self.top_index(pile)  # the pile itself (its empty area): its top card
-        return self.board_key(key, pile, index)
-
-    def ctrl_key(self, lower: str, shift: bool) -> bool:
-        """Ctrl (or Cmd) + ``lower``: undo, redo; anything else is the browser's."""
-        if lower == "z" and not shift:
-            self.undo()
-        elif (lower == "z" and shift) or lower == "y":
-            self.redo()
-        else:
-            return False
-        return True
-
-    def board_key(self, key: str, pile: PileRef, index: int | None) -> bool:
-        """A key on the board's focused card (``pile``, ``index``; None: the empty pile)."""
-        if key in ("ArrowLeft", "ArrowRight"):
-            new = self.table.step(pile, 1 if key == "ArrowRight" else -1)
-            self.emit(Focus(new, self.top_index(new)))
-        elif key in ("ArrowUp", "ArrowDown"):
-            self.focus_vertical(pile, index, -1 if key == "ArrowUp" else 1)
-        elif key in ("Enter", " "):
-            self.activate(pile, index)
-            self.refocus(pile)
-        elif key in ("f", "F"):
-            self.to_foundation(pile, None)
-            self.refocus(pile)
-        else:
-            return False
-        return True
-
-    def show_help(self) -> None:
-        """The ? key: the help (the rules, with the keyboard shortcuts)."""
-        self.emit(ShowHelp())
-
-    def default_focus(self) -> tuple[PileRef, int | None]:
-        return TABLEAU[0], self.top_index(TABLEAU[0])
-
-    def top_index(self, pile: PileRef) -> int | None:
-        cards = self.position.pile(pile)
-        return len(cards) - 1 if cards else None
-
-    def focus_vertical(self, pile: PileRef, index: int | None, step: int) -> None:
-        table = self.table
-        if pile.kind == "tableau":
-            position = self.position
-            cards = position.tableau[pile.index]
-            lowest = min(position.down[pile.index], max(len(cards) - 1, 0))
-            if step < 0:
-                if index is not None and index > lowest:
-                    self.emit(Focus(pile, index - 1))
-                    return
-                new = table.nearest(table.top, table.column(pile))
-                self.emit(Focus(new, self.top_index(new)))
-            elif index is not None and index < len(cards) - 1:
-                self.emit(Focus(pile, index + 1))
-        elif step > 0:
-            new = table.nearest(table.tableau, table.column(pile))
-            self.emit(Focus(new, self.top_index(new)))
-
-    def refocus(self, pile: PileRef) -> None:
-        """Keep the keyboard focus on the pile acted on (its cards may have moved)."""
-        selection = self.ui.selection
-        if selection is not None:
-            self.emit(Focus(selection.pile, selection.index))
-        else:
-            self.emit(Focus(pile, self.top_index(pile)))
-
-
-#: Keys that act wherever the focus is (not in a text field or a dialog), without Ctrl or Alt.
-GLOBAL_KEYS: dict[str, Callable[[Controller], None]] = {
-    "h": lambda c: c.advice.hint(),
-    "H": lambda c: c.advice.hint(),
-    "n": Controller.new_deal,
-    "N": Controller.new_deal,
-    "?": Controller.show_help,
-}
-
 
 def first_visit_deal(shown: tuple[str, str]) -> tuple[str, int] | None:
     """The (game, deal) of a first-visit table painted before Python (``#board``'s

@@ -44,7 +44,7 @@ class KeyboardInput:
 
         def run() -> None:
             handled.append(
-                w.controller.key(
+                w.controller.keys.press(
                     str(ev.key),
                     ctrl=bool(ev.ctrlKey or ev.metaKey),
                     shift=bool(ev.shiftKey),
