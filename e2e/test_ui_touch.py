@@ -540,6 +540,51 @@ def test_an_upright_phone_has_its_buttons_at_the_bottom(
     expect(page.locator("#dlg-stats")).to_be_visible()
 
 
+#: The toolbar's and the status line's boxes and the union of their shown contents' boxes.
+BARS_AND_CONTENTS = """() => {
+  const box = e => e.getBoundingClientRect();
+  const span = els => {
+    const rs = els.filter(e => e.offsetParent !== null).map(box);
+    return [Math.min(...rs.map(r => r.top)), Math.max(...rs.map(r => r.bottom))];
+  };
+  const toolbar = document.querySelector('.toolbar');
+  const status = document.getElementById('status');
+  return {
+    toolbar: [box(toolbar).top, box(toolbar).bottom],
+    buttons: span([...toolbar.children]),
+    status: [box(status).top, box(status).bottom],
+    texts: span([...status.children]),
+    height: innerHeight,
+  };
+}"""
+
+
+def test_the_bars_of_an_upright_phone_run_into_its_safe_areas(phone_page: Page) -> None:
+    """A phone with a notch and a home indicator (safe areas of 47 and 34 px): the toolbar's
+    colour runs down under the home indicator and the status line's up under the notch, as a
+    phone app's bars do, while the buttons and the figures stay clear of both; the menu opens
+    just above the buttons."""
+    page = phone_page
+    cdp = page.context.new_cdp_session(page)
+    cdp.send(
+        "Emulation.setSafeAreaInsetsOverride",
+        {"insets": {"top": 47, "bottom": 34, "left": 0, "right": 0}},
+    )
+    open_game(page, "russian", 1)
+    got = page.evaluate(BARS_AND_CONTENTS)
+    height = got["height"]
+    assert got["toolbar"][1] == height, got
+    assert got["buttons"][1] <= height - 34, got
+    assert got["toolbar"][0] <= got["buttons"][0] - 4, got
+    assert got["status"][0] == 0, got
+    assert got["texts"][0] >= 47, got
+    page.locator("#btn-menu").tap()
+    expect(page.locator("#menu")).to_be_visible()
+    menu = page.evaluate(BARS)["menu"]
+    assert menu == {"on_screen": True, "over_toolbar": False, "above_toolbar": True}, menu
+    cdp.detach()
+
+
 def test_a_desktop_window_as_narrow_as_a_phone_keeps_the_toolbar_at_the_top(page: Page) -> None:
     """The bottom toolbar is for a thumb: a mouse in a narrow, tall window finds the
     buttons at the top, where a desktop page has them."""
