@@ -667,6 +667,7 @@ class Controller:
             self.ui.drag = None
             self.emit(DragBack(drag.cards))
 
+
 def first_visit_deal(shown: tuple[str, str]) -> tuple[str, int] | None:
     """The (game, deal) of a first-visit table painted before Python (``#board``'s
     data-game and data-deal, as text), or None when it names no game or no deal."""
