@@ -476,11 +476,18 @@ def test_every_toolbar_control_stays_on_screen_even_zoomed(
     assert (menu["on_screen"], menu["over_toolbar"]) == (True, False), menu
 
 
-#: Where the toolbar, the status line, the board and the open menu stand (px from the top).
+#: Where the toolbar, the status line, the board and the open menu stand (px from the top),
+#: and the span of the toolbar's shown buttons and of the status line's shown figures.
 BARS = """() => {
   const box = e => e.getBoundingClientRect();
-  const toolbar = box(document.querySelector('.toolbar'));
-  const status = box(document.getElementById('status'));
+  const span = els => {
+    const rs = els.filter(e => e.offsetParent !== null).map(box);
+    return [Math.min(...rs.map(r => r.top)), Math.max(...rs.map(r => r.bottom))];
+  };
+  const toolbarEl = document.querySelector('.toolbar');
+  const statusEl = document.getElementById('status');
+  const toolbar = box(toolbarEl);
+  const status = box(statusEl);
   const board = box(document.getElementById('board'));
   const menuEl = document.getElementById('menu');
   const menu = menuEl.matches(':popover-open') ? box(menuEl) : null;
@@ -488,6 +495,8 @@ BARS = """() => {
     toolbar: [Math.round(toolbar.top), Math.round(toolbar.bottom)],
     status: [Math.round(status.top), Math.round(status.bottom)],
     board: [Math.round(board.top), Math.round(board.bottom)],
+    buttons: span([...toolbarEl.children]),
+    texts: span([...statusEl.children]),
     height: innerHeight,
     menu: menu && {
       on_screen: menu.top >= 0 && menu.bottom <= innerHeight + 0.5 &&
@@ -540,25 +549,6 @@ def test_an_upright_phone_has_its_buttons_at_the_bottom(
     expect(page.locator("#dlg-stats")).to_be_visible()
 
 
-#: The toolbar's and the status line's boxes and the union of their shown contents' boxes.
-BARS_AND_CONTENTS = """() => {
-  const box = e => e.getBoundingClientRect();
-  const span = els => {
-    const rs = els.filter(e => e.offsetParent !== null).map(box);
-    return [Math.min(...rs.map(r => r.top)), Math.max(...rs.map(r => r.bottom))];
-  };
-  const toolbar = document.querySelector('.toolbar');
-  const status = document.getElementById('status');
-  return {
-    toolbar: [box(toolbar).top, box(toolbar).bottom],
-    buttons: span([...toolbar.children]),
-    status: [box(status).top, box(status).bottom],
-    texts: span([...status.children]),
-    height: innerHeight,
-  };
-}"""
-
-
 def test_the_bars_of_an_upright_phone_run_into_its_safe_areas(phone_page: Page) -> None:
     """A phone with a notch and a home indicator (safe areas of 47 and 34 px): the toolbar's
     colour runs down under the home indicator and the status line's up under the notch, as a
@@ -571,7 +561,7 @@ def test_the_bars_of_an_upright_phone_run_into_its_safe_areas(phone_page: Page) 
         {"insets": {"top": 47, "bottom": 34, "left": 0, "right": 0}},
     )
     open_game(page, "russian", 1)
-    got = page.evaluate(BARS_AND_CONTENTS)
+    got = page.evaluate(BARS)
     height = got["height"]
     assert got["toolbar"][1] == height, got
     assert got["buttons"][1] <= height - 34, got
