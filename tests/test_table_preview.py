@@ -17,7 +17,7 @@ import pytest
 from solitaire import Game, Position
 from solitaire.cards import card_name
 from solitaire.rules import GAMES
-from solitaire.web.controller import DEFAULT_GAME, Controller, first_visit_deal
+from solitaire.web.controller import DEFAULT_GAME, Controller, shown_deal
 from solitaire.web.layout import layout
 from solitaire.web.markup import PREVIEW_VERSION, board_html, board_vars, table_preview
 from solitaire.web.store import MemoryBackend, Settings, Store
@@ -104,7 +104,7 @@ def test_a_first_visit_opens_the_deal_painted_before_python() -> None:
     [("klondike", "5"), ("russian", "0"), ("russian", "x1"), ("russian", "99999999999"), ("", "")],
 )
 def test_a_painted_deal_that_names_no_deal_is_ignored(shown: tuple[str, str]) -> None:
-    assert first_visit_deal(shown) is None
+    assert shown_deal(shown) is None
     c = make_controller(Store(MemoryBackend()))
     c.boot("", shown)
     assert (c.game_id, c.game.deal) == (DEFAULT_GAME, 77)
@@ -150,6 +150,7 @@ def test_the_page_keeps_the_table_it_shows_with_its_looks() -> None:
     assert doc["html"] == board_html(c.position)
     assert doc["vars"] == board_vars(c.position.rules)
     assert (doc["status"]["st-moves"], doc["status"]["st-deal"]) == ("1", "21")
+    assert doc["winnable"] is False  # no winnable list has come
     assert doc["status"]["st-game-full"] == GAMES["russian"].name
     assert doc["looks"] == {
         "back": "red",
@@ -158,6 +159,47 @@ def test_the_page_keeps_the_table_it_shows_with_its_looks() -> None:
         "four": True,
         "timer": True,
     }
+
+
+@pytest.mark.parametrize("deals", [[4, 21, 30], [4, 30]])
+def test_the_kept_table_shows_the_winnable_mark_when_the_status_line_does(deals: list[int]) -> None:
+    store = Store(MemoryBackend())
+    grid = Grid()
+    c = Controller(store, Winnable({"russian": deals}), grid, Clock(), random_deal=lambda g: 77)
+    grid.controller = c
+    c.boot("#russian/21")
+    c.keep_table("r1")
+    doc = json.loads(store.backend.getItem(store.key("table")))
+    assert doc["winnable"] is (21 in deals) is c.ui.proved_winnable
+
+
+def test_the_mark_painted_before_python_stays_until_the_list_comes() -> None:
+    lists: dict[str, list[int] | None] = {"double-rail": None}  # russian's has not come
+    grid = Grid()
+    c = Controller(Store(MemoryBackend()), Winnable(lists), grid, Clock(), random_deal=lambda g: 77)
+    grid.controller = c
+    c.boot("", ("russian", "21"), ("russian", "21"))
+    assert (c.game.deal, c.ui.proved_winnable) == (21, True)  # no list yet: the page's mark
+    lists["russian"] = [4, 30]  # the list says otherwise (a tampered preview): it wins
+    c.winnable_loaded("russian")
+    assert c.ui.proved_winnable is False
+    lists["russian"] = [21]
+    c.winnable_loaded("russian")
+    assert c.ui.proved_winnable is True
+
+
+@pytest.mark.parametrize(
+    ("address", "marked"),
+    [("#russian/22", ("russian", "21")), ("#russian/21", ("double-rail", "21")), ("", ("x", "1"))],
+)
+def test_the_mark_painted_before_python_is_for_its_deal_only(
+    address: str, marked: tuple[str, str]
+) -> None:
+    grid = Grid()
+    c = Controller(Store(MemoryBackend()), Winnable(), grid, Clock(), random_deal=lambda g: 77)
+    grid.controller = c
+    c.boot(address, None, marked)
+    assert c.ui.proved_winnable is False
 
 
 class FullBackend(MemoryBackend):
@@ -182,7 +224,7 @@ def test_a_table_that_cannot_be_written_is_removed_and_is_no_save_problem() -> N
 
 def test_a_preview_document_is_json_with_short_status_texts() -> None:
     position = Position.deal_of("double-freecell", 3)
-    doc = table_preview(position, 3, 0, 3725.4, {}, "dev")
+    doc = table_preview(position, 3, 0, 3725.4, {}, "dev", proved_winnable=False)
     assert json.loads(json.dumps(doc, allow_nan=False)) == doc
     assert doc["status"]["st-time"] == "1:02:05"
     assert all(len(text) <= 80 for text in doc["status"].values())  # web/table-preview.js
@@ -211,6 +253,7 @@ def test_the_build_draws_first_visit_tables_from_the_winnable_deals() -> None:
     for table in tables:
         assert table["game"] == DEFAULT_GAME
         assert "release" not in table
+        assert table["winnable"] is True  # the status line's mark, as Python shows it
         assert table["html"] == board_html(Position.deal_of(DEFAULT_GAME, table["deal"]))
 
 

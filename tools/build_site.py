@@ -894,7 +894,9 @@ def first_tables(
     chosen = random.Random(release or "dev").sample(deals, count)
     tables = []
     for deal in chosen:
-        doc = table_preview(Position.deal_of(DEFAULT_GAME, deal), deal, 0, 0.0, {}, "")
+        doc = table_preview(
+            Position.deal_of(DEFAULT_GAME, deal), deal, 0, 0.0, {}, "", proved_winnable=True
+        )
         del doc["release"]
         tables.append(doc)
     return tables

@@ -4,8 +4,9 @@
  * Python's start takes seconds (most of a first visit on a phone: docs/performance.md), while
  * the board is only HTML and CSS. So this plain script, loaded by index.html's <head> right
  * after web/boot.js, decides at once whether a table will be shown (<html data-preview>: from
- * the first paint on, the frame shows and the loading screen is a small panel, so nothing
- * moves when the cards come) and paints it as soon as the page is parsed:
+ * the first paint on, the loading screen is a small panel, so nothing moves when the cards
+ * come) and paints it, with the app frame around it (#app[data-preview]), as soon as the page
+ * is parsed:
  * - on a later visit, the table the page showed when it was last hidden (localStorage
  *   "<scope>solitaire.table", written by Python: solitaire.web.markup.table_preview), when it
  *   was written by this release of the page;
@@ -118,10 +119,17 @@
     board.setAttribute("data-game", doc.game);
     board.setAttribute("data-deal", doc.deal === null ? "" : String(doc.deal));
     board.setAttribute("data-preview", kind);
+    // The frame shows from here, whole: while the page was still being parsed, a frame shown
+    // in part would have put its first parts where the whole frame does not have them (on an
+    // upright phone the toolbar, first in the page, sits at the bottom under the table and the
+    // status line, which come after it).
+    app.setAttribute("data-preview", kind);
     for (var j = 0; j < STATUS.length; j++) {
       var el = document.getElementById(STATUS[j]);
       if (el) el.textContent = doc.status[STATUS[j]];
     }
+    var mark = document.getElementById("st-winnable");
+    if (mark && doc.winnable === true) mark.hidden = false;
     var select = document.getElementById("game-select");
     if (select) select.value = doc.game;
     var looks = isObject(doc.looks) ? doc.looks : {};
@@ -180,7 +188,10 @@
     if (root.dataset.app === "loading") return;
     observer.disconnect();
     var app = document.getElementById("app");
-    if (app) app.inert = false;
+    if (app) {
+      app.inert = false;
+      app.removeAttribute("data-preview");
+    }
     delete root.dataset.preview;
   }).observe(root, { attributes: true, attributeFilter: ["data-app"] });
   whenParsed(function () {

@@ -113,11 +113,12 @@ class App:
             self.view.animate_enabled = False
         self.controller.coarse_pointer = bool(window.matchMedia("(pointer: coarse)").matches)
         self.apply_settings()
-        board = self.board_el  # web/table-preview.js marks a first-visit table it painted
-        shown = None
-        if board.getAttribute("data-preview") == "first":
-            shown = (str(board.getAttribute("data-game")), str(board.getAttribute("data-deal")))
-        self.act(self.controller.boot, str(window.location.hash), shown)
+        board = self.board_el  # web/table-preview.js marks a table it painted
+        painted = (str(board.getAttribute("data-game")), str(board.getAttribute("data-deal")))
+        preview = board.getAttribute("data-preview")
+        shown = painted if preview == "first" else None
+        marked = painted if preview and not by_id("st-winnable").hidden else None
+        self.act(self.controller.boot, str(window.location.hash), shown, marked)
         js.setInterval(self._proxy(self.on_tick), 1000)
 
     def listen_to_player(self) -> None:

@@ -120,6 +120,9 @@ class Controller:
         self.ui = UIState()
         self.effects: list[Effect] = []
         self.coarse_pointer = False  # the device's primary pointer is a finger
+        # the (game, deal) whose status line web/table-preview.js painted with the "Winnable"
+        # mark before Python started (boot): the mark stays for it until the list comes
+        self.marked_winnable: tuple[str, int] | None = None
         self.gestures = Gestures(self)  # pointer intents
         self.advice = Advice(self)  # hint and "Was it winnable?" intents
         self.keys = Keys(self)  # keyboard intents
@@ -175,21 +178,31 @@ class Controller:
 
     # ------------------------------------------------------------------ games
 
-    def boot(self, address: str, shown: tuple[str, str] | None = None) -> None:
+    def boot(
+        self,
+        address: str,
+        shown: tuple[str, str] | None = None,
+        marked_winnable: tuple[str, str] | None = None,
+    ) -> None:
         """Open the game the address names (else the last one played), and say what was
         wrong with the address or the saved data.
 
         ``shown``: the (game, deal) of the first-visit table that web/table-preview.js
         painted before Python started (``#board``'s data-game and data-deal). A first visit
         (no game played yet, no address) opens that deal, so that the cards already on the
-        screen are the game's; anything else ignores it."""
+        screen are the game's; anything else ignores it. ``marked_winnable``: the (game, deal)
+        of the table it painted with the status line's "Winnable" mark: if that is the deal
+        opened, the mark stays until the game's winnable list has come (and says), rather than
+        going at Python's first paint and coming back a moment later."""
+        if marked_winnable is not None:
+            self.marked_winnable = shown_deal(marked_winnable)
         for each in GAMES:  # a damaged entry is reported now, not when it is next needed
             self.store.load_stats(each)
         game_id, deal, problem = parse_hash(address)
         link = game_id is not None and deal is not None
         last = self.store.last_game()
         if game_id is None and last is None and shown is not None:
-            first = first_visit_deal(shown)
+            first = shown_deal(shown)
             if first is not None and self.store.load_game(first[0]) is None:
                 game_id, deal = first
         self.open_game(game_id or last or DEFAULT_GAME, deal, boot=True, link=link)
@@ -281,8 +294,11 @@ class Controller:
     def winnable_loaded(self, game_id: str) -> None:
         """The list of ``game_id``'s proved-winnable deals came (or the table changed): the
         status line says whether the deal shown is in it."""
-        deals = self.winnable.get(self.game_id) or ()
-        self.ui.proved_winnable = self.game.deal in deals
+        if self.winnable.known(self.game_id):
+            self.marked_winnable = None  # the list says from now on
+            self.ui.proved_winnable = self.game.deal in (self.winnable.get(self.game_id) or ())
+        else:
+            self.ui.proved_winnable = (self.game_id, self.game.deal) == self.marked_winnable
         if game_id == self.game_id and not self.winnable.known(game_id):
             self.emit(LoadWinnable(game_id))
 
@@ -389,7 +405,15 @@ class Controller:
         }
         game = self.game
         self.store.save_table(
-            table_preview(game.position, game.deal, game.move_count, game.elapsed, looks, release)
+            table_preview(
+                game.position,
+                game.deal,
+                game.move_count,
+                game.elapsed,
+                looks,
+                release,
+                proved_winnable=self.ui.proved_winnable,
+            )
         )
 
     def persist(self) -> SaveResult | None:
@@ -668,9 +692,9 @@ class Controller:
             self.emit(DragBack(drag.cards))
 
 
-def first_visit_deal(shown: tuple[str, str]) -> tuple[str, int] | None:
-    """The (game, deal) of a first-visit table painted before Python (``#board``'s
-    data-game and data-deal, as text), or None when it names no game or no deal."""
+def shown_deal(shown: tuple[str, str]) -> tuple[str, int] | None:
+    """The (game, deal) of a table painted before Python (``#board``'s data-game and
+    data-deal, as text), or None when it names no game or no deal."""
     game_id, deal = shown
     if game_id not in GAMES or not deal.isdigit() or len(deal) > 10:
         return None

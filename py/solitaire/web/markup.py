@@ -92,13 +92,17 @@ def table_preview(
     elapsed: float,
     looks: dict[str, str | bool],
     release: str,
+    *,
+    proved_winnable: bool,
 ) -> dict[str, object]:
     """The table as web/table-preview.js paints it before Python starts: the board's HTML and
     custom properties, the status line's texts, and the looks the settings give the page
     (``back``, ``table``, ``theme``: data attributes of <html>; ``four``: the four-colour deck;
     ``timer``: the clock shown). ``release``: the page's release (index.html's
     ``<meta name="release">``); a preview of another release is not shown, since its markup
-    may not match this release's style sheet."""
+    may not match this release's style sheet. ``proved_winnable``: the status line's
+    "Winnable" mark shows (the deal is in the shipped winnable list), so that the line does not
+    shift when Python shows it."""
     rules = position.rules
     return {
         "v": PREVIEW_VERSION,
@@ -113,5 +117,6 @@ def table_preview(
             "st-moves": str(moves),
             "st-time": clock(elapsed),
         },
+        "winnable": proved_winnable,
         "looks": looks,
     }
