@@ -35,7 +35,7 @@ from ui_helpers import (
 )
 
 from solitaire import GAMES, Game, Move, Position
-from solitaire.piles import TABLEAU
+from solitaire.piles import TABLEAU, WASTE
 from solitaire.web.gestures import TAP_AGAIN_MS
 from solitaire.web.tap_moves import tap_moves
 
@@ -547,6 +547,107 @@ def test_an_upright_phone_has_its_buttons_at_the_bottom(
     assert menu == {"on_screen": True, "over_toolbar": False, "above_toolbar": upright}
     page.locator("#menu [data-action='stats']").tap()
     expect(page.locator("#dlg-stats")).to_be_visible()
+
+
+#: Where Double Rail's piles, the toolbar and the toast are drawn ([left, top, right, bottom]).
+RAIL_PLACES = """() => {
+  const r = (el) => {
+    const b = el.getBoundingClientRect();
+    return [b.left, b.top, b.right, b.bottom];
+  };
+  const pile = (name) => r(document.querySelector(`#board [data-pile="${name}"]`));
+  return {stock: pile('stock'), waste: pile('waste'),
+          tableau: [0, 1, 2, 3, 4].map(i => pile('tableau-' + i)),
+          foundations: [0, 1, 2, 3, 4, 5, 6, 7].map(i => pile('foundation-' + i)),
+          board: r(document.getElementById('board')),
+          toolbar: r(document.querySelector('.toolbar')),
+          toast: r(document.getElementById('toast')),
+          cardWidth: document.querySelector('#board .card').getBoundingClientRect().width};
+}"""
+
+
+def rail_on_the_table(page: Page, size: tuple[int, int]) -> tuple[Game, dict[str, Any]]:
+    """A Double Rail game whose waste card can go onto a tableau pile, open on a screen of
+    ``size``, and where its piles are drawn."""
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    game = game_with_moves(
+        "double-rail", lambda p, m: m.source.kind == "waste" and m.target.kind == "tableau"
+    )
+    open_saved(page, game)
+    return game, page.evaluate(RAIL_PLACES)
+
+
+@pytest.mark.parametrize("size", [(390, 844), (360, 780)], ids=size_id)
+def test_double_rail_on_an_upright_phone_deals_from_the_bottom(
+    phone_page: Page, size: tuple[int, int]
+) -> None:
+    """Held upright, a phone has Double Rail's stock and waste in a row of their own at the
+    bottom of the table, just above the toolbar, the stock on the right, where the thumb deals
+    (a hundred taps a game); the foundations in two rows of four at the top, so the cards are
+    wider than six columns would allow. A tap deals, a finger drags the waste card up, a
+    refused drop's toast stays clear of the stock, and the arrow keys go down to it."""
+    page = phone_page
+    game, got = rail_on_the_table(page, size)
+    stock, waste, board, toolbar = got["stock"], got["waste"], got["board"], got["toolbar"]
+    assert all(t[3] <= waste[1] for t in got["tableau"]), got
+    assert stock[1] == waste[1], got
+    assert waste[2] <= stock[0], got
+    assert 0 <= board[3] - stock[3] <= 13, got  # the board's gap
+    assert board[3] <= toolbar[1], got
+    assert abs(stock[2] - got["tableau"][4][2]) < 1, got  # the right-hand column
+    assert all(f[3] <= got["tableau"][0][1] for f in got["foundations"]), got
+    assert len({f[1] for f in got["foundations"]}) == 2, got
+    assert got["cardWidth"] > (board[2] - board[0]) / 6, got
+    # the waste card by a finger onto its tableau pile
+    position = game.position
+    move = next(m for m in position.legal_moves() if m.source.kind == "waste")
+    finger_drag(page, "waste", len(position.pile(move.source)) - 1, move.target)
+    game.play(move)
+    wait_table(page, game.position)
+    # a tap on the stock deals
+    x, y = pile_point(page, "stock")
+    page.touchscreen.tap(x, y)
+    game.play(next(m for m in game.position.legal_moves() if m.source.kind == "stock"))
+    wait_table(page, game.position)
+    # the waste card dropped where it may not go: the toast says why, over the table
+    position = game.position
+    target = next(
+        t
+        for t in TABLEAU[: len(position.tableau)]
+        if position.why_illegal(Move(WASTE, t)) is not None
+    )
+    finger_drag(page, "waste", len(position.pile(WASTE)) - 1, target)
+    expect(page.locator("#toast")).to_have_text(str(position.why_illegal(Move(WASTE, target))))
+    toast = page.evaluate(RAIL_PLACES)["toast"]
+    assert toast[3] <= stock[1], (toast, stock)
+    # the keyboard: down from the tableau to the nearest of waste and stock, up again
+    page.keyboard.press("Escape")
+    page.locator("#board [data-pile='tableau-4'] .card").last.focus()
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.closest('[data-pile]').dataset.pile") == "stock"
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("document.activeElement.closest('[data-pile]').dataset.pile") == "waste"
+    page.keyboard.press("ArrowUp")
+    assert (
+        page.evaluate("document.activeElement.closest('[data-pile]').dataset.pile") == "tableau-3"
+    )
+
+
+@pytest.mark.parametrize(
+    ("screen", "size"),
+    [("page", (390, 844)), ("phone_page", (844, 390)), ("phone_page", (360, 640))],
+    ids=["mouse", "on-its-side", "short-upright"],
+)
+def test_double_rail_keeps_its_stock_at_the_top_off_a_tall_upright_phone(
+    request: pytest.FixtureRequest, screen: str, size: tuple[int, int]
+) -> None:
+    """The stock at the bottom is for a thumb on a tall upright phone: a mouse's narrow window
+    has it at the top left, a phone on its side at the top of the side columns, and a short
+    upright phone (360x640), where a row of its own would make the cards smaller, at the top
+    left."""
+    page: Page = request.getfixturevalue(screen)
+    _, got = rail_on_the_table(page, size)
+    assert all(got["stock"][1] <= t[1] + 1 for t in got["tableau"]), got
 
 
 def test_the_bars_of_an_upright_phone_run_into_its_safe_areas(phone_page: Page) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from solitaire import Game, Move, Position
-from solitaire.piles import FOUNDATION, STOCK, TABLEAU, PileRef
+from solitaire.piles import FOUNDATION, STOCK, TABLEAU, WASTE, PileRef
 from solitaire.web import state as fx
 from solitaire.web.controller import Controller, valid_deal_text
 from solitaire.web.gestures import DOUBLE_TAP_MS, drop_target
@@ -405,6 +405,53 @@ def test_arrows_move_the_focus_along_rows_and_up_and_down() -> None:
     assert c.keys.press("ArrowDown", on_board=True, pile=pile, index=None)
     ((back, _),) = focus_effects(c)
     assert back in table.tableau
+
+
+class StockBelow(Grid):
+    """Double Rail as an upright phone draws it (web/style.css): the foundations in two rows
+    of four over columns 1-4 of five, the tableau, then waste and stock in columns 3 and 4."""
+
+    def pile_rects(self) -> dict[PileRef, Rect]:
+        rects = {p: r for p, r in super().pile_rects().items() if p.kind == "tableau"}
+        rects = {p: (r[0], r[1] + 70.0, r[2], r[3] + 70.0) for p, r in rects.items()}
+        for i in range(8):
+            x, y = (1 + i % 4) * 70.0, (i // 4) * 90.0
+            rects[PileRef("foundation", i)] = (x, y, x + W, y + H)
+        rects[WASTE] = (210.0, 800.0, 210.0 + W, 800.0 + H)
+        rects[STOCK] = (280.0, 800.0, 280.0 + W, 800.0 + H)
+        return rects
+
+
+def test_the_arrows_follow_a_stock_drawn_below_the_tableau() -> None:
+    c, _ = make("double-rail", 2)
+    grid = StockBelow(c)
+    c.geometry = grid
+    # from the end of a tableau pile down to the nearest of waste and stock, and back up
+    assert c.keys.press("ArrowDown", on_board=True, pile=TABLEAU[4], index=0)
+    assert focus_effects(c) == [(STOCK, top(c, STOCK))]
+    assert c.keys.press("ArrowDown", on_board=True, pile=STOCK, index=None)
+    assert focus_effects(c) == []  # nothing below
+    assert c.keys.press("ArrowLeft", on_board=True, pile=STOCK, index=None)
+    assert focus_effects(c) == [(WASTE, None)]  # the bottom row: waste and stock
+    assert c.keys.press("ArrowLeft", on_board=True, pile=WASTE, index=None)
+    assert focus_effects(c) == [(STOCK, top(c, STOCK))]
+    assert c.keys.press("ArrowUp", on_board=True, pile=WASTE, index=None)
+    assert focus_effects(c) == [(TABLEAU[3], 0)]
+    # from the tableau up to the foundations (the lower of their two rows), then the upper
+    assert c.keys.press("ArrowUp", on_board=True, pile=TABLEAU[3], index=0)
+    ((pile, _),) = focus_effects(c)
+    assert pile == PileRef("foundation", 6)
+    assert c.keys.press("ArrowRight", on_board=True, pile=PileRef("foundation", 7), index=None)
+    assert focus_effects(c) == [(PileRef("foundation", 0), None)]  # the foundations' row
+    assert c.keys.press("ArrowDown", on_board=True, pile=PileRef("foundation", 0), index=None)
+    assert focus_effects(c) == [(TABLEAU[1], 0)]
+    # drawn at the top (a mouse's window), the stock is in the top row as before
+    c.geometry = Grid(c)
+    assert c.keys.press("ArrowDown", on_board=True, pile=TABLEAU[4], index=0)
+    assert focus_effects(c) == []
+    assert c.keys.press("ArrowDown", on_board=True, pile=STOCK, index=None)
+    ((pile, _),) = focus_effects(c)
+    assert pile in c.table.tableau
 
 
 def test_enter_picks_up_and_plays_escape_puts_back() -> None:

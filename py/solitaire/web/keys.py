@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..piles import TABLEAU, PileRef
+from ..piles import STOCK, TABLEAU, WASTE, PileRef
 from .state import Focus, ShowHelp
 
 if TYPE_CHECKING:
@@ -74,7 +74,9 @@ class Keys:
     def board_key(self, key: str, pile: PileRef, index: int | None) -> bool:
         """A key on the board's focused card (``pile``, ``index``; None: the empty pile)."""
         if key in ("ArrowLeft", "ArrowRight"):
-            new = self.c.table.step(pile, 1 if key == "ArrowRight" else -1)
+            row = next((r for r in self.rows() if pile in r), self.c.table.tableau)
+            i = row.index(pile) if pile in row else 0
+            new = row[(i + (1 if key == "ArrowRight" else -1)) % len(row)]
             self.c.emit(Focus(new, self.top_index(new)))
         elif key in ("ArrowUp", "ArrowDown"):
             self.focus_vertical(pile, index, -1 if key == "ArrowUp" else 1)
@@ -107,23 +109,52 @@ class Keys:
         cards = self.c.position.pile(pile)
         return len(cards) - 1 if cards else None
 
-    def focus_vertical(self, pile: PileRef, index: int | None, step: int) -> None:
+    def rows(self) -> tuple[tuple[PileRef, ...], ...]:
+        """The board's rows of piles from the top, as the arrows walk them: the top row and
+        the tableau; and where the stock is drawn below the tableau (Double Rail on an upright
+        phone, web/style.css), the top row without stock and waste, the tableau, then waste and
+        stock. Measured, since the style sheet decides it."""
         table = self.c.table
+        if STOCK in table.top:
+            rects = self.c.geometry.pile_rects()
+            stock, tableau = rects.get(STOCK), rects.get(TABLEAU[0])
+            if stock is not None and tableau is not None and stock[1] > tableau[1]:
+                top = tuple(p for p in table.top if p not in (STOCK, WASTE))
+                return (top, table.tableau, (WASTE, STOCK))
+        return (table.top, table.tableau)
+
+    def focus_vertical(self, pile: PileRef, index: int | None, step: int) -> None:
+        """Up and Down: along a tableau pile's face-up cards, then to the nearest pile of the
+        row above or below."""
         if pile.kind == "tableau":
             position = self.c.position
             cards = position.tableau[pile.index]
             lowest = min(position.down[pile.index], max(len(cards) - 1, 0))
-            if step < 0:
-                if index is not None and index > lowest:
-                    self.c.emit(Focus(pile, index - 1))
-                    return
-                new = table.nearest(table.top, table.column(pile))
-                self.c.emit(Focus(new, self.top_index(new)))
-            elif index is not None and index < len(cards) - 1:
+            if step < 0 and index is not None and index > lowest:
+                self.c.emit(Focus(pile, index - 1))
+                return
+            if step > 0 and index is not None and index < len(cards) - 1:
                 self.c.emit(Focus(pile, index + 1))
-        elif step > 0:
-            new = table.nearest(table.tableau, table.column(pile))
-            self.c.emit(Focus(new, self.top_index(new)))
+                return
+        rows = self.rows()
+        here = next((k for k, row in enumerate(rows) if pile in row), len(rows) - 1)
+        if not 0 <= here + step < len(rows):
+            return
+        row = rows[here + step]
+        if len(rows) == 2:
+            new = self.c.table.nearest(row, self.c.table.column(pile))
+        else:  # the piles where they are drawn: the nearest in height, then across
+            rects = self.c.geometry.pile_rects()
+            left, top, right, bottom = rects[pile]
+
+            def distance(p: PileRef) -> tuple[int, float]:
+                p_left, p_top, p_right, p_bottom = rects[p]
+                gap = p_top - bottom if step > 0 else top - p_bottom
+                across = abs((p_left + p_right) / 2 - (left + right) / 2)
+                return round(max(gap, 0.0) / 4), across
+
+            new = min(row, key=distance)
+        self.c.emit(Focus(new, self.top_index(new)))
 
     def refocus(self, pile: PileRef) -> None:
         """Keep the keyboard focus on the pile acted on (its cards may have moved)."""

@@ -2,9 +2,12 @@
 
 The board has two rows: the top row holds stock and waste (Double Rail), free cells (Double
 FreeCell), then the foundations on the right; the second row holds the tableau. Both rows
-share one card width, so the wider row decides the number of grid columns. The keyboard's
-focus moves (left/right along a row, up/down to the nearest pile of the other row) read the
-same plan, so they are tested under CPython with the rest of the controller.
+share one card width, so the wider row decides the number of grid columns. The style sheet
+may draw the plan otherwise for a screen (two rows of foundations, the side columns of a
+phone on its side, Double Rail's stock below the tableau on an upright phone). The keyboard's
+focus moves (left/right along a row, up/down to the nearest pile of the row above or below:
+``keys.py``) read the same plan, so they are tested under CPython with the rest of the
+controller.
 """
 
 from __future__ import annotations
@@ -41,12 +44,6 @@ class Layout:
 
     def nearest(self, row: tuple[PileRef, ...], column: float) -> PileRef:
         return min(row, key=lambda p: abs(self.column(p) - column))
-
-    def step(self, pile: PileRef, step: int) -> PileRef:
-        """The pile ``step`` places to the right of ``pile`` in its row (wrapping around)."""
-        row = self.top if pile in self.top else self.tableau
-        i = row.index(pile) if pile in row else 0
-        return row[(i + step) % len(row)]
 
 
 def layout(rules: GameRules) -> Layout:
