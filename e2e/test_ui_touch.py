@@ -633,6 +633,22 @@ def test_double_rail_on_an_upright_phone_deals_from_the_bottom(
     )
 
 
+def test_fast_taps_on_the_stock_each_deal(phone_page: Page) -> None:
+    """A finger dealing fast (taps 40 ms apart) taps the stock again while the card it just
+    dealt still lies over it on its way to the waste: every tap deals all the same."""
+    page = phone_page
+    game = Game.new("double-rail", 2, automove=False)
+    open_saved(page, game)
+    x, y = pile_point(page, "stock")
+    for _ in range(12):
+        page.touchscreen.tap(x, y)
+        page.wait_for_timeout(40)
+    for _ in range(12):
+        game.play(next(m for m in game.position.legal_moves() if m.source.kind == "stock"))
+    wait_table(page, game.position)
+    expect(page.locator("#st-moves")).to_have_text("12")
+
+
 @pytest.mark.parametrize(
     ("screen", "size"),
     [("page", (390, 844)), ("phone_page", (844, 390)), ("phone_page", (360, 640))],

@@ -270,9 +270,14 @@ class BoardView:
 
     @staticmethod
     def _make_animations() -> tuple[Any, Any, Any, Any, Any]:
-        """FLIP's keyframes (the first one's transform is set per card) and options."""
+        """FLIP's keyframes (the first one's transform is set per card) and options. A card
+        on its way takes no pointer input: a finger dealing fast taps the stock again while
+        the card just dealt still lies over it, and that tap is the stock's."""
         frames = _obj(
-            [{"transform": "", "zIndex": 50}, {"transform": "translate(0,0)", "zIndex": 50}]
+            [
+                {"transform": "", "zIndex": 50, "pointerEvents": "none"},
+                {"transform": "translate(0,0)", "zIndex": 50, "pointerEvents": "none"},
+            ]
         )
         return (
             frames,
