@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..piles import STOCK, TABLEAU, WASTE, PileRef
-from .state import Focus, ShowHelp
+from .state import Focus, Rect, ShowHelp
 
 if TYPE_CHECKING:
     from .controller import Controller
@@ -74,7 +74,8 @@ class Keys:
     def board_key(self, key: str, pile: PileRef, index: int | None) -> bool:
         """A key on the board's focused card (``pile``, ``index``; None: the empty pile)."""
         if key in ("ArrowLeft", "ArrowRight"):
-            row = next((r for r in self.rows() if pile in r), self.c.table.tableau)
+            rows, _ = self.rows()
+            row = next((r for r in rows if pile in r), self.c.table.tableau)
             i = row.index(pile) if pile in row else 0
             new = row[(i + (1 if key == "ArrowRight" else -1)) % len(row)]
             self.c.emit(Focus(new, self.top_index(new)))
@@ -109,19 +110,20 @@ class Keys:
         cards = self.c.position.pile(pile)
         return len(cards) - 1 if cards else None
 
-    def rows(self) -> tuple[tuple[PileRef, ...], ...]:
+    def rows(self) -> tuple[tuple[tuple[PileRef, ...], ...], dict[PileRef, Rect] | None]:
         """The board's rows of piles from the top, as the arrows walk them: the top row and
         the tableau; and where the stock is drawn below the tableau (Double Rail on an upright
         phone, web/style.css), the top row without stock and waste, the tableau, then waste and
-        stock. Measured, since the style sheet decides it."""
+        stock, with the piles' rectangles measured to tell (the style sheet decides it; None
+        when the rows are the layout plan's)."""
         table = self.c.table
         if STOCK in table.top:
             rects = self.c.geometry.pile_rects()
             stock, tableau = rects.get(STOCK), rects.get(TABLEAU[0])
             if stock is not None and tableau is not None and stock[1] > tableau[1]:
                 top = tuple(p for p in table.top if p not in (STOCK, WASTE))
-                return (top, table.tableau, (WASTE, STOCK))
-        return (table.top, table.tableau)
+                return (top, table.tableau, (WASTE, STOCK)), rects
+        return (table.top, table.tableau), None
 
     def focus_vertical(self, pile: PileRef, index: int | None, step: int) -> None:
         """Up and Down: along a tableau pile's face-up cards, then to the nearest pile of the
@@ -136,15 +138,14 @@ class Keys:
             if step > 0 and index is not None and index < len(cards) - 1:
                 self.c.emit(Focus(pile, index + 1))
                 return
-        rows = self.rows()
+        rows, rects = self.rows()
         here = next((k for k, row in enumerate(rows) if pile in row), len(rows) - 1)
         if not 0 <= here + step < len(rows):
             return
         row = rows[here + step]
-        if len(rows) == 2:
+        if rects is None:
             new = self.c.table.nearest(row, self.c.table.column(pile))
         else:  # the piles where they are drawn: the nearest in height, then across
-            rects = self.c.geometry.pile_rects()
             left, top, right, bottom = rects[pile]
 
             def distance(p: PileRef) -> tuple[int, float]:
