@@ -5,6 +5,8 @@ gesture; a move plays one once they are on) and the buttons' hover and press."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from harness import open_game
 from playwright.sync_api import Page, expect
 from ui_helpers import (
@@ -17,6 +19,7 @@ from ui_helpers import (
     seed_storage,
     storage,
     tableau_move,
+    wait_still,
 )
 
 from solitaire import Game, Position
@@ -246,3 +249,110 @@ def test_a_tapped_button_does_not_stay_lit_a_hovered_or_pressed_one_does(
         page.mouse.move(1, 700)
         assert resting not in (hovered, pressed)
         assert page.evaluate(BACKGROUND, "btn-hint") == resting
+
+
+#: Every animation frame until ``window.__stacked.stop``: the cards on their way (FLIP, not the
+#: cards' CSS transitions) not drawn or drawn without a shadow, and the frames where a
+#: non-empty foundation's top card at rest is not drawn.
+STACKED_PROBE = """() => {
+  const seen = window.__stacked =
+    {frames: 0, hiddenMoving: 0, bareMoving: 0, bareFoundation: 0, stop: false};
+  const drawn = (el) => el.checkVisibility({visibilityProperty: true});
+  const tick = () => {
+    seen.frames += 1;
+    const moving = new Set(document.getAnimations()
+      .filter((a) => a.playState === 'running' && a.effect && a.effect.target &&
+        !(a instanceof CSSTransition))
+      .map((a) => a.effect.target));
+    for (const el of moving) {
+      if (!el.matches('.card')) continue;
+      if (!drawn(el)) seen.hiddenMoving += 1;
+      if (getComputedStyle(el).boxShadow === 'none') seen.bareMoving += 1;
+    }
+    for (const pile of document.querySelectorAll('#board .foundation')) {
+      const resting = [...pile.children].filter((c) => !moving.has(c));
+      if (resting.length && !drawn(resting[resting.length - 1])) {
+        seen.bareFoundation += 1;
+        seen.bareAt = [pile.dataset.pile, pile.children.length, resting.length];
+      }
+    }
+    if (!seen.stop) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}"""
+
+#: Per pile of the top row: its cards, which of them are drawn and which have an edge or a
+#: shadow (indices from the bottom).
+STACKED_DRAWN = """() => Object.fromEntries([...document.querySelectorAll('#board .top .pile')]
+  .map((p) => {
+    const cards = [...p.children];
+    const drawn = cards.flatMap((c, i) =>
+      c.checkVisibility({visibilityProperty: true}) ? [i] : []);
+    const edged = drawn.filter((i) => {
+      const s = getComputedStyle(cards[i]);
+      return s.boxShadow !== 'none' || s.borderTopColor !== 'rgba(0, 0, 0, 0)';
+    });
+    return [p.dataset.pile, {cards: cards.length, drawn, edged}];
+  }))"""
+
+
+def drawn_on_top(pile: dict[str, Any]) -> None:
+    """Only a few top cards of a stacked pile are drawn, and only its top two have edges."""
+    n = pile["cards"]
+    assert pile["drawn"] == list(range(n - len(pile["drawn"]), n)), pile
+    assert min(n, 2) <= len(pile["drawn"]) <= 12, pile
+    assert pile["edged"] == list(range(max(0, n - 2), n)), pile
+
+
+def four_suits_to_finish() -> Game:
+    """Double FreeCell with every suit once round and its second round on a pile of its own,
+    Ace on top: 52 foundation moves win, several cards on their way to a pile at once."""
+    ranks, suits = "A23456789TJQK", "SHDC"
+    doc = {
+        "format": 1,
+        "game": "double-freecell",
+        "deal": 8,
+        "tableau": [{"up": [r + s for r in ranks[::-1]]} for s in suits] + [{"up": []}] * 6,
+        "cells": [None] * 6,
+        "foundations": [[r + s for r in ranks] for s in suits],
+    }
+    return Game(Position.from_json(doc))
+
+
+def test_stacked_piles_draw_their_top_cards_and_every_card_on_its_way(
+    phone_page: Page,
+) -> None:
+    """A pile of the top row lays its cards on one another: only its top cards are drawn, and
+    only the top two with edges (a Double Rail stock's 99 edges and shadows made a thick
+    black frame). A card on its way to such a pile is drawn all the way, with its shadow, and
+    under it the pile's top card at rest: an auto-finish of 52 cards sends several to one
+    foundation at once."""
+    page = phone_page
+    seed_storage(page, {game_key("double-freecell"): saved_doc(four_suits_to_finish())})
+    open_game(page, "double-rail", 7)
+    drawn = page.evaluate(STACKED_DRAWN)
+    assert drawn["stock"]["cards"] == 99, drawn
+    drawn_on_top(drawn["stock"])
+
+    page.select_option("#game-select", "double-freecell")
+    page.wait_for_function("document.getElementById('board').dataset.game === 'double-freecell'")
+    drawn = page.evaluate(STACKED_DRAWN)
+    assert drawn["foundation-0"]["cards"] == 13, drawn
+    drawn_on_top(drawn["foundation-0"])
+    page.evaluate(STACKED_PROBE)
+    finish = page.locator("#btn-finish")
+    expect(finish).to_be_visible()
+    box = finish.bounding_box()
+    assert box is not None
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_function("document.getElementById('board').dataset.status === 'won'")
+    wait_still(page)
+    seen = page.evaluate("() => { window.__stacked.stop = true; return window.__stacked; }")
+    assert seen["frames"] > 20, seen
+    assert seen["hiddenMoving"] == 0, seen
+    assert seen["bareMoving"] == 0, seen
+    assert seen["bareFoundation"] == 0, seen
+    drawn = page.evaluate(STACKED_DRAWN)
+    for k in range(4):
+        assert drawn[f"foundation-{k}"]["cards"] == 26, drawn
+        drawn_on_top(drawn[f"foundation-{k}"])

@@ -272,12 +272,19 @@ class BoardView:
     def _make_animations() -> tuple[Any, Any, Any, Any, Any]:
         """FLIP's keyframes (the first one's transform is set per card) and options. A card
         on its way takes no pointer input: a finger dealing fast taps the stock again while
-        the card just dealt still lies over it, and that tap is the stock's."""
+        the card just dealt still lies over it, and that tap is the stock's. It is drawn, with
+        its edge and shadow, all the way, even where its new pile leaves them off the cards
+        under its top two (the style sheet: up to ten cards fly to one foundation at once in
+        an auto-finish)."""
+        on_its_way = {
+            "zIndex": 50,
+            "pointerEvents": "none",
+            "visibility": "visible",
+            "borderColor": "var(--edge)",
+            "boxShadow": "var(--rest-shadow)",
+        }
         frames = _obj(
-            [
-                {"transform": "", "zIndex": 50, "pointerEvents": "none"},
-                {"transform": "translate(0,0)", "zIndex": 50, "pointerEvents": "none"},
-            ]
+            [{"transform": "", **on_its_way}, {"transform": "translate(0,0)", **on_its_way}]
         )
         return (
             frames,
