@@ -944,3 +944,63 @@ def test_every_menu_item_can_be_reached_by_touch(phone_page: Page, size: tuple[i
     expect(sound).to_have_attribute("aria-checked", "false")
     sound.tap()
     expect(sound).to_have_attribute("aria-checked", "true")
+
+
+#: The toast's rectangle and classes, and the rectangles of the tableau piles' ends it overlaps.
+TOAST_OVER = """() => {
+  const t = document.getElementById('toast');
+  const r = t.getBoundingClientRect();
+  const over = [...document.querySelectorAll('#board .tableau .pile > .card:last-child')]
+    .map((c) => c.getBoundingClientRect())
+    .filter((c) => c.left < r.right && r.left < c.right && c.top < r.bottom && r.top < c.bottom)
+    .map((c) => [c.left, c.top, c.right, c.bottom]);
+  return {cls: t.className, rect: [r.left, r.top, r.right, r.bottom], over};
+}"""
+
+
+def test_a_toast_on_a_phone_on_its_side_leaves_the_piles_ends_in_sight(phone_page: Page) -> None:
+    """On a phone on its side the tableau fills the table's height. A toast at the foot of
+    the table (a new deal's, with its Undo, stays 8 s) hid the ends of Double
+    FreeCell's piles, the cards in play: it then stands at the top of the table, over the
+    piles' deepest cards. Where the foot is felt (a Russian game near its end) it stays
+    there."""
+    page = phone_page
+    near_won = {
+        "format": 1,
+        "game": "russian",
+        "deal": 5,
+        "tableau": [{"down": [], "up": ["KS"]}, {"down": [], "up": ["KH"]}]
+        + [{"down": [], "up": []}] * 5,
+        "foundations": [
+            [r + s for r in "A23456789TJQK"[: 12 if s in "SH" else 13]] for s in "SHDC"
+        ],
+    }
+    seed_storage(page, {game_key("russian"): saved_doc(Game(Position.from_json(near_won)))})
+    page.set_viewport_size({"width": 844, "height": 390})
+    open_game(page, "double-freecell", 12)
+    box = page.locator("#btn-new").bounding_box()
+    assert box is not None
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    toast = page.locator("#toast")
+    expect(toast).to_have_class(re.compile(r"\bshow\b"))
+    expect(page.locator("#toast-action")).to_have_text("Undo")
+    wait_still(page)
+    got = page.evaluate(TOAST_OVER)
+    assert got["over"] == [], got
+    assert "high" in got["cls"].split(), got
+    table = page.locator("#table").bounding_box()
+    assert table is not None
+    assert table["y"] <= got["rect"][1] < table["y"] + 20, (got, table)
+    # its Undo still answers a tap
+    box = page.locator("#toast-action").bounding_box()
+    assert box is not None
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(toast).not_to_have_class(re.compile(r"\bshow\b"))
+
+    page.select_option("#game-select", "russian")
+    page.wait_for_function("document.getElementById('board').dataset.game === 'russian'")
+    expect(toast).to_have_class(re.compile(r"\bshow\b"))
+    wait_still(page)
+    got = page.evaluate(TOAST_OVER)
+    assert got["over"] == [], got
+    assert "high" not in got["cls"].split(), got

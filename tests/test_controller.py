@@ -739,6 +739,12 @@ def test_a_tap_with_nowhere_to_go_shakes_and_says_so() -> None:
     assert toasts(effects) == ["The 10♥ has nowhere to go."]
     assert any(isinstance(e, fx.Shake) for e in effects)
     assert c.game.move_count == 0
+    # with cards on it, counted as cards ("the 3 on it" read as a Three)
+    tap(c, TABLEAU[1], 2, clock)
+    assert toasts(c.take_effects()) == ["The 4♣ and the 3 cards on it have nowhere to go."]
+    tap(c, TABLEAU[1], 4, clock)
+    assert toasts(c.take_effects()) == ["The A♣ and the card on it have nowhere to go."]
+    assert c.game.move_count == 0
 
 
 def test_tap_to_move_follows_the_device_until_set() -> None:

@@ -116,3 +116,17 @@ def test_a_focused_pile_acts_as_its_top_card() -> None:
     assert c.keys.press("ArrowUp", on_board=True, pile=t5, index=None)
     focus = [(e.pile, e.index) for e in c.take_effects() if isinstance(e, fx.Focus)]
     assert focus == [(t5, top(c, t5) - 1)]
+
+
+def test_a_toast_covers_a_card_only_where_they_overlap() -> None:
+    """``covers`` decides whether a toast at the foot of the table would hide the end of a
+    pile: rectangles that only touch, or lie beside or above it, do not count."""
+    from solitaire.web.layout import covers
+
+    toast = (100.0, 300.0, 400.0, 340.0)
+    assert covers(toast, [(390.0, 330.0, 430.0, 390.0)])  # a pile's end under its right edge
+    assert covers(toast, [(0.0, 0.0, 40.0, 50.0), (150.0, 200.0, 190.0, 301.0)])
+    assert not covers(toast, [])
+    assert not covers(toast, [(400.0, 300.0, 440.0, 340.0)])  # beside it, touching
+    assert not covers(toast, [(150.0, 200.0, 190.0, 300.0)])  # above it, touching
+    assert not covers(toast, [(50.0, 350.0, 90.0, 400.0)])

@@ -159,8 +159,10 @@ class Gestures:
         moves = tap_moves(position, pile, pick)
         if not moves:
             group = len(cards) - pick
+            # "the 8 on it" read as a card of rank 8: say "cards"
+            on_it = "the card" if group == 2 else f"the {group - 1} cards"
             what = f"The {card_symbol(cards[pick])}" + (
-                f" and the {group - 1} on it have" if group > 1 else " has"
+                f" and {on_it} on it have" if group > 1 else " has"
             )
             c.toast(f"{what} nowhere to go.")
             c.emit(Shake(tuple(cards[pick:])))

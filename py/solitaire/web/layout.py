@@ -12,10 +12,12 @@ controller.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..piles import CELL, FOUNDATION, STOCK, TABLEAU, WASTE, PileRef
 from ..rules import GameRules
+from .state import Rect
 
 
 @dataclass(frozen=True)
@@ -57,3 +59,11 @@ def layout(rules: GameRules) -> Layout:
     top += [None] * (cols - len(top) - len(foundations))
     top += foundations
     return Layout(cols=cols, top_slots=tuple(top), tableau=tuple(tableau))
+
+
+def covers(box: Rect, cards: Iterable[Rect]) -> bool:
+    """Whether ``box`` (left, top, right, bottom, CSS px) overlaps any of ``cards``: where a
+    toast at the foot of the table would hide the end of a pile (the card in play), the page
+    shows it at the top instead (``Messages.toast``)."""
+    left, top, right, bottom = box
+    return any(c[0] < right and left < c[2] and c[1] < bottom and top < c[3] for c in cards)
