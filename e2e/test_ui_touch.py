@@ -958,13 +958,23 @@ TOAST_OVER = """() => {
 }"""
 
 
-def test_a_toast_on_a_phone_on_its_side_leaves_the_piles_ends_in_sight(phone_page: Page) -> None:
+def test_a_toast_leaves_the_piles_ends_in_sight(phone_page: Page) -> None:
     """On a phone on its side the tableau fills the table's height. A toast at the foot of
-    the table (a new deal's, with its Undo, stays 8 s) hid the ends of Double
-    FreeCell's piles, the cards in play: it then stands at the top of the table, over the
-    piles' deepest cards. Where the foot is felt (a Russian game near its end) it stays
-    there."""
+    the table (a new deal's, with its Undo, stays 8 s) hid the ends of Double FreeCell's
+    piles, the cards in play: it then stands at the top of the table, over the piles'
+    deepest cards. Where the foot is felt (a Russian game near its end) it stays there. A
+    phone held upright does the same when a long pile reaches the foot (Double Russian)."""
     page = phone_page
+    ranks = "A23456789TJQK"
+    long_pile = {
+        "format": 1,
+        "game": "double-russian",
+        "deal": 5,
+        "tableau": [{"down": [], "up": [r + s for s in "SHD" for r in ranks[::-1]]}]
+        + [{"down": [], "up": []}] * 9,
+        "foundations": [[r + s for r in ranks] for s in "SHDC"]
+        + [[], [], [], [r + "C" for r in ranks]],
+    }
     near_won = {
         "format": 1,
         "game": "russian",
@@ -975,7 +985,13 @@ def test_a_toast_on_a_phone_on_its_side_leaves_the_piles_ends_in_sight(phone_pag
             [r + s for r in "A23456789TJQK"[: 12 if s in "SH" else 13]] for s in "SHDC"
         ],
     }
-    seed_storage(page, {game_key("russian"): saved_doc(Game(Position.from_json(near_won)))})
+    seed_storage(
+        page,
+        {
+            game_key("russian"): saved_doc(Game(Position.from_json(near_won))),
+            game_key("double-russian"): saved_doc(Game(Position.from_json(long_pile))),
+        },
+    )
     page.set_viewport_size({"width": 844, "height": 390})
     open_game(page, "double-freecell", 12)
     box = page.locator("#btn-new").bounding_box()
@@ -1004,3 +1020,17 @@ def test_a_toast_on_a_phone_on_its_side_leaves_the_piles_ends_in_sight(phone_pag
     got = page.evaluate(TOAST_OVER)
     assert got["over"] == [], got
     assert "high" not in got["cls"].split(), got
+
+    # upright, a pile of 39 cards reaching the foot; a tap on its Queen of hearts is refused
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.select_option("#game-select", "double-russian")
+    page.wait_for_function("document.getElementById('board').dataset.game === 'double-russian'")
+    page.wait_for_function("!document.getElementById('toast').classList.contains('show')")
+    wait_still(page)
+    box = card(page, "tableau-0", 14).bounding_box()
+    assert box is not None
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + 4)
+    expect(toast).to_contain_text("The Q♥ and the 24 cards on it have nowhere to go.")
+    got = page.evaluate(TOAST_OVER)
+    assert got["over"] == [], got
+    assert "high" in got["cls"].split(), got

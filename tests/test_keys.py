@@ -118,15 +118,17 @@ def test_a_focused_pile_acts_as_its_top_card() -> None:
     assert focus == [(t5, top(c, t5) - 1)]
 
 
-def test_a_toast_covers_a_card_only_where_they_overlap() -> None:
-    """``covers`` decides whether a toast at the foot of the table would hide the end of a
-    pile: rectangles that only touch, or lie beside or above it, do not count."""
-    from solitaire.web.layout import covers
+def test_a_toast_hides_the_cards_it_overlaps_not_those_it_touches() -> None:
+    """``covered`` counts the cards in play a toast would hide, where the page weighs the
+    foot of the table against its top: rectangles that only touch it, or lie beside or
+    above it, do not count."""
+    from solitaire.web.layout import covered
 
     toast = (100.0, 300.0, 400.0, 340.0)
-    assert covers(toast, [(390.0, 330.0, 430.0, 390.0)])  # a pile's end under its right edge
-    assert covers(toast, [(0.0, 0.0, 40.0, 50.0), (150.0, 200.0, 190.0, 301.0)])
-    assert not covers(toast, [])
-    assert not covers(toast, [(400.0, 300.0, 440.0, 340.0)])  # beside it, touching
-    assert not covers(toast, [(150.0, 200.0, 190.0, 300.0)])  # above it, touching
-    assert not covers(toast, [(50.0, 350.0, 90.0, 400.0)])
+    assert covered(toast, [(390.0, 330.0, 430.0, 390.0)]) == 1  # under its right edge
+    assert covered(toast, [(0.0, 0.0, 40.0, 50.0), (150.0, 200.0, 190.0, 301.0)]) == 1
+    assert covered(toast, [(110.0, 290.0, 150.0, 350.0), (160.0, 290.0, 200.0, 350.0)]) == 2
+    assert covered(toast, []) == 0
+    assert covered(toast, [(400.0, 300.0, 440.0, 340.0)]) == 0  # beside it, touching
+    assert covered(toast, [(150.0, 200.0, 190.0, 300.0)]) == 0  # above it, touching
+    assert covered(toast, [(50.0, 350.0, 90.0, 400.0)]) == 0

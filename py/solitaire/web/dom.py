@@ -15,17 +15,17 @@ from js import document
 
 from ..game import Game
 from .advice import VERDICT_BUDGET
-from .layout import covers
+from .layout import covered
 from .state import Rect, UIState
 from .text import clock
 
 TOAST_MS = 2800
-#: A phone on its side: the tableau fills the table's height, so the piles' ends (the cards in
-#: play) may lie at its foot, where a toast stands. Elsewhere the foot is felt, or (Double Rail
-#: on an upright phone) the style sheet lifts the toast above the stock's row.
-SHORT_LANDSCAPE = "(orientation: landscape) and (max-height: 500px)"
-#: The end of every tableau pile, and the toast: what it must not hide.
-PILE_ENDS = "#board .tableau .pile > .card:last-child"
+#: The cards in play, which a toast should not hide: the end of every tableau pile, the cards
+#: in the free cells, the top cards of stock and waste.
+IN_PLAY = (
+    "#board .tableau .pile > .card:last-child, #board .cell > .card,"
+    " #board .stock > .card:last-child, #board .waste > .card:last-child"
+)
 
 _ELEMENTS: dict[str, Any] = {}
 
@@ -153,7 +153,6 @@ class Messages:
         self.toast_info = False
         self.flip = False
         self.save_problem_text: str | None = None
-        self.short_landscape = js.window.matchMedia(SHORT_LANDSCAPE)
 
     def announce(self, text: str) -> None:
         # A trailing no-break space that alternates makes repeated messages be read again.
@@ -183,19 +182,25 @@ class Messages:
         self.toast_timer = js.setTimeout(self.p_hide, ms)
 
     def place_toast(self, el: Any) -> None:
-        """At the foot of the table, or at its top (``.high``) on a phone on its side when
-        the foot would hide the end of a tableau pile. Measured once per toast, never on a
-        move's path: a toast comes with a refusal, a hint or a change of deal."""
-        high = False
-        if self.short_landscape.matches:
-            el.classList.remove("high")
+        """At the foot of the table, or at its top (``.high``) where the foot would hide more
+        cards in play: the piles' ends on a phone on its side, where the tableau fills the
+        height, or a long pile's on a phone held upright. Measured once per toast, never on
+        a move's path: a toast comes with a refusal, a hint or a change of deal."""
+        cards: list[Rect] = []
+        for card in document.querySelectorAll(IN_PLAY):
+            c = card.getBoundingClientRect()
+            cards.append((c.left, c.top, c.right, c.bottom))
+
+        def hides() -> int:
             r = el.getBoundingClientRect()
-            ends: list[Rect] = []
-            for card in document.querySelectorAll(PILE_ENDS):
-                c = card.getBoundingClientRect()
-                ends.append((c.left, c.top, c.right, c.bottom))
-            high = covers((r.left, r.top, r.right, r.bottom), ends)
-        el.classList.toggle("high", high)
+            return covered((r.left, r.top, r.right, r.bottom), cards)
+
+        el.classList.remove("high")
+        low = hides()
+        if low:
+            el.classList.add("high")
+            if hides() >= low:
+                el.classList.remove("high")
 
     def hide_info_toast(self) -> None:
         if self.toast_info and self.toast_timer is not None:

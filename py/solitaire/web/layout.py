@@ -61,9 +61,8 @@ def layout(rules: GameRules) -> Layout:
     return Layout(cols=cols, top_slots=tuple(top), tableau=tuple(tableau))
 
 
-def covers(box: Rect, cards: Iterable[Rect]) -> bool:
-    """Whether ``box`` (left, top, right, bottom, CSS px) overlaps any of ``cards``: where a
-    toast at the foot of the table would hide the end of a pile (the card in play), the page
-    shows it at the top instead (``Messages.toast``)."""
+def covered(box: Rect, cards: Iterable[Rect]) -> int:
+    """How many of ``cards`` (left, top, right, bottom, CSS px) ``box`` overlaps: the page
+    shows a toast where it hides fewer cards in play (``Messages.place_toast``)."""
     left, top, right, bottom = box
-    return any(c[0] < right and left < c[2] and c[1] < bottom and top < c[3] for c in cards)
+    return sum(1 for c in cards if c[0] < right and left < c[2] and c[1] < bottom and top < c[3])
