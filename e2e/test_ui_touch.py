@@ -964,6 +964,8 @@ def test_a_toast_leaves_the_piles_ends_in_sight(phone_page: Page) -> None:
     piles, the cards in play: it then stands at the top of the table, over the piles'
     deepest cards. Where the foot is felt (a Russian game near its end) it stays there. A
     phone held upright does the same when a long pile reaches the foot (Double Russian)."""
+    from test_ui_storage import near_won_russian
+
     page = phone_page
     ranks = "A23456789TJQK"
     long_pile = {
@@ -975,20 +977,10 @@ def test_a_toast_leaves_the_piles_ends_in_sight(phone_page: Page) -> None:
         "foundations": [[r + s for r in ranks] for s in "SHDC"]
         + [[], [], [], [r + "C" for r in ranks]],
     }
-    near_won = {
-        "format": 1,
-        "game": "russian",
-        "deal": 5,
-        "tableau": [{"down": [], "up": ["KS"]}, {"down": [], "up": ["KH"]}]
-        + [{"down": [], "up": []}] * 5,
-        "foundations": [
-            [r + s for r in "A23456789TJQK"[: 12 if s in "SH" else 13]] for s in "SHDC"
-        ],
-    }
     seed_storage(
         page,
         {
-            game_key("russian"): saved_doc(Game(Position.from_json(near_won))),
+            game_key("russian"): saved_doc(near_won_russian()),
             game_key("double-russian"): saved_doc(Game(Position.from_json(long_pile))),
         },
     )
