@@ -109,7 +109,11 @@ def test_hint_marks_a_winning_move_and_playing_it_keeps_the_deal_winnable(
         "document.documentElement.dataset.solver === 'ready'", timeout=SOLVER_TIMEOUT_MS
     )
     page.wait_for_timeout(300)
-    assert hinted(page) == ({"action": "hint", "hint": "", "hintMove": ""}, [], [])
+    assert hinted(page) == (
+        {"action": "hint", "hint": "", "hintMove": "", "hintFrom": "solver"},
+        [],
+        [],
+    )
 
     # Ask again: the next move of a winning line is marked on the board.
     started = time.monotonic()
@@ -339,7 +343,81 @@ def test_was_it_winnable_on_a_stuck_game_and_hint_on_a_lost_position(page: Page)
     assert board(page)["status"] == "playing"
     page.locator("#btn-hint").click()
     page.wait_for_function(ANSWERED, timeout=SOLVER_TIMEOUT_MS)
-    assert hinted(page) == ({"action": "hint", "hint": "lost", "hintMove": ""}, [], [])
+    assert hinted(page) == (
+        {"action": "hint", "hint": "lost", "hintMove": "", "hintFrom": "solver"},
+        [],
+        [],
+    )
     # at its start (no move made yet): undo or restart cannot help, a winnable deal is offered
     expect(page.locator("#toast")).to_contain_text("cannot be won, whatever you play")
     expect(page.locator("#toast-action")).to_have_text("Winnable deal")
+
+
+#: Records every value ``#btn-hint``'s ``data-hint`` takes (``window.hintStates``).
+WATCH_HINT_STATES = """() => {
+  window.hintStates = [];
+  new MutationObserver(() => window.hintStates.push(
+    document.getElementById('btn-hint').dataset.hint)
+  ).observe(document.getElementById('btn-hint'), {attributeFilter: ['data-hint']});
+}"""
+
+
+def tap_hint(page: Page) -> None:
+    box = page.locator("#btn-hint").bounding_box()
+    assert box is not None
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def test_on_a_phone_hints_keep_to_their_proved_line_and_asking_again_searches_longer(
+    phone_page: Page,
+) -> None:
+    """Double FreeCell deal 3 is proved winnable, but its first hint's 2 s search in the
+    worker is too short to prove it (CPython needs about 1-2 s): the hint is not proved and
+    says that asking again searches longer, and the longer search proves it. The proved
+    hint's line is kept: each next hint, after the hinted move made by a finger drag, is its
+    next move, at once, without the worker ("thinking" never shows)."""
+    from test_ui_touch import finger_drag
+
+    page = phone_page
+    open_game(page, "double-freecell", 3)
+    game = Game.new("double-freecell", 3)
+    page.wait_for_function(
+        "document.documentElement.dataset.solver === 'ready'", timeout=SOLVER_TIMEOUT_MS
+    )
+    toast = page.locator("#toast")
+    tap_hint(page)
+    page.wait_for_function(ANSWERED, timeout=SOLVER_TIMEOUT_MS)
+    state = hinted(page)[0]
+    searches = 1
+    while state["hint"] == "heuristic":
+        expect(toast).to_contain_text("this move looks best. Ask again to search longer.")
+        assert game.position.why_illegal(Move.parse(state["hintMove"])) is None
+        tap_hint(page)
+        expect(page.locator("#btn-hint")).to_have_attribute("data-hint", "thinking")
+        expect(toast).to_contain_text("Searching longer for a sure win (up to")
+        page.wait_for_function(ANSWERED, timeout=SOLVER_TIMEOUT_MS + 30_000)
+        state = hinted(page)[0]
+        searches += 1
+        assert searches <= 3, state
+    print(f"proved at search {searches}")
+    assert (state["hint"], state["hintFrom"]) == ("winning", "solver"), state
+    expect(toast).to_contain_text("It leads to a win")
+
+    page.evaluate(WATCH_HINT_STATES)
+    for _ in range(12):
+        move = Move.parse(state["hintMove"])
+        finger_drag(
+            page, move.source, len(game.position.pile(move.source)) - move.count, move.target
+        )
+        game.play(move)
+        wait_table(page, game.position)
+        tap_hint(page)
+        page.wait_for_function(
+            "document.getElementById('btn-hint').dataset.hint === 'winning'", timeout=2000
+        )
+        state = hinted(page)[0]
+        assert state["hintFrom"] == "line", state
+        assert game.position.why_illegal(Move.parse(state["hintMove"])) is None
+        expect(toast).to_contain_text("It leads to a win")
+    assert "thinking" not in page.evaluate("window.hintStates")
+    assert solve(game.position, budget=20).result == WINNABLE

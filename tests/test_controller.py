@@ -9,7 +9,10 @@ import pytest
 
 from solitaire import Game, Move, Position
 from solitaire.piles import FOUNDATION, STOCK, TABLEAU, WASTE, PileRef
+from solitaire.solver import WINNABLE, solve
+from solitaire.solver.hints import hint
 from solitaire.web import state as fx
+from solitaire.web.advice import HINT_BUDGETS
 from solitaire.web.controller import Controller, valid_deal_text
 from solitaire.web.gestures import DOUBLE_TAP_MS, drop_target
 from solitaire.web.state import Drag, Rect
@@ -548,6 +551,117 @@ def test_hint_errors_and_nonsense_answers() -> None:
     c.take_effects()
     c.advice.hint_answered(c.position, {"kind": "winning", "move": "nonsense"})
     assert c.ui.hint.kind == ""
+
+
+def asked(c: Controller) -> list[fx.AskSolver]:
+    return [e for e in c.take_effects() if isinstance(e, fx.AskSolver)]
+
+
+def test_hints_along_a_proved_line_come_from_it_without_the_solver() -> None:
+    """Double FreeCell deal 7 with the auto-moves on: the first hint's answer carries its
+    winning line (as the worker's ``hint`` sends it); the next hints are its moves, at once,
+    proved, without asking the worker, until the player leaves the line."""
+    c, _ = make("double-freecell", 7, automove=True)
+    c.advice.hint()
+    (ask,) = asked(c)
+    assert ask.budget == HINT_BUDGETS[0]
+    answer = hint(ask.position, 10.0)
+    assert answer["kind"] == "winning"
+    c.advice.hint_answered(ask.position, answer)
+    assert (c.ui.hint.kind, c.ui.hint.from_line) == ("winning", False)
+    c.take_effects()
+    for shown in range(2, 12):
+        move = c.ui.hint.move
+        assert move is not None
+        c.play(move)
+        c.take_effects()
+        c.advice.hint()
+        effects = c.take_effects()
+        assert not [e for e in effects if isinstance(e, fx.AskSolver)]
+        assert (c.ui.hint.kind, c.ui.hint.from_line) == ("winning", True)
+        assert c.position.why_illegal(c.ui.hint.move) is None
+        assert "It leads to a win." in toasts(effects)[0]
+        assert c.saved.hints == shown
+    assert solve(c.position, budget=None, max_nodes=200_000).result == WINNABLE
+
+    # Undo twice: back on the line, answered from it again.
+    c.undo()
+    c.undo()
+    c.take_effects()
+    c.advice.hint()
+    assert not asked(c)
+    assert c.ui.hint.from_line
+
+    # Another move leaves the line: the worker is asked again.
+    hinted = c.ui.hint.move
+    other = next(
+        m for m in c.position.legal_moves() if m != hinted and not c.position.is_pointless(m)
+    )
+    c.play(other)
+    c.take_effects()
+    c.advice.hint()
+    (ask,) = asked(c)
+    assert ask.position is c.position
+    assert c.ui.hint.kind == "thinking"
+
+
+def test_a_hint_answered_from_the_line_drops_the_answer_still_coming() -> None:
+    c, _ = make("double-freecell", 7, automove=True)
+    c.advice.hint()
+    (ask,) = asked(c)
+    c.advice.hint_answered(ask.position, hint(ask.position, 10.0))
+    move = c.ui.hint.move
+    # a move off the line, and a hint asked of the worker there...
+    c.play(next(m for m in c.position.legal_moves() if m != move))
+    c.take_effects()
+    c.advice.hint()
+    (stale,) = asked(c)
+    # ...then Undo, back onto the line, and a hint from it while the worker still thinks
+    c.undo()
+    c.take_effects()
+    c.advice.hint()
+    assert not asked(c)
+    assert (c.ui.hint.kind, c.ui.hint.move, c.ui.hint.from_line) == ("winning", move, True)
+    c.advice.hint_answered(stale.position, {"kind": "heuristic", "move": str(move)})
+    assert c.take_effects() == []
+    assert (c.ui.hint.kind, c.ui.hint.move, c.ui.hint.from_line) == ("winning", move, True)
+
+
+def test_asking_again_after_an_unproved_hint_searches_longer() -> None:
+    c, _ = make("double-rail", 3)
+    budgets = []
+    for _ in range(4):
+        c.advice.hint()
+        effects = c.take_effects()
+        (ask,) = [e for e in effects if isinstance(e, fx.AskSolver)]
+        budgets.append(ask.budget)
+        if ask.budget > HINT_BUDGETS[0]:
+            assert toasts(effects) == [
+                f"Searching longer for a sure win (up to {ask.budget:g} s); you can keep playing."
+            ]
+        else:
+            assert toasts(effects) == []
+        c.advice.hint_answered(ask.position, {"kind": "heuristic", "move": "stock>waste"})
+        text = toasts(c.take_effects())[0]
+        assert text.startswith(
+            "Hint (not proved): deal a card from the stock. "
+            f"No sure win was found in {ask.budget:g} s;"
+        )
+        assert ("Ask again to search longer." in text) == (ask.budget < HINT_BUDGETS[-1])
+    assert budgets == [2.0, 10.0, 30.0, 30.0]
+    assert list(HINT_BUDGETS) == budgets[:3]
+
+    # a move, or a proved answer, starts again from the short search
+    c.play(Move.parse("stock>waste"))
+    c.take_effects()
+    c.advice.hint()
+    (ask,) = asked(c)
+    assert ask.budget == HINT_BUDGETS[0]
+    c.advice.hint_answered(ask.position, {"kind": "winning", "move": "stock>waste"})
+    c.take_effects()
+    c.advice.hint()
+    (ask,) = asked(c)
+    assert ask.budget == HINT_BUDGETS[0]
 
 
 def stuck_game() -> Game:

@@ -21,7 +21,7 @@ from js import document, window
 from pyodide.ffi import create_proxy, to_js
 
 from . import state as fx
-from .advice import HINT_BUDGET, HINT_TEXT_MS, VERDICT_BUDGET
+from .advice import HINT_TEXT_MS
 from .animation import StepPlayer
 from .board import BoardView
 from .celebration import Celebration
@@ -482,7 +482,7 @@ class App:
         self._spawn(self._ask(effect))
 
     async def _ask(self, effect: fx.AskSolver) -> None:
-        budget = HINT_BUDGET if effect.what == "hint" else VERDICT_BUDGET
+        budget = effect.budget
         try:
             answer = await self.solver.call(effect.what, effect.payload, budget, budget=budget)
         except SolverUnavailable as error:

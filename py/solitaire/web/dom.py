@@ -83,13 +83,15 @@ class StatusView:
 
     def render_hint(self, ui: UIState) -> None:
         """``#btn-hint``: busy while thinking; ``data-hint`` (thinking, winning, heuristic,
-        lost, error or empty) and ``data-hint-move`` say the last answer (for tests)."""
+        lost, error or empty), ``data-hint-move`` and ``data-hint-from`` (``line``: the kept
+        winning line, ``solver``: the worker) say the last answer (for tests)."""
         hint = ui.hint
         busy = hint.kind == "thinking"
         move = "" if hint.move is None else str(hint.move)
-        if self.shown.get(("btn-hint", "state")) == (hint.kind, move):
+        source = "line" if hint.from_line else "solver"
+        if self.shown.get(("btn-hint", "state")) == (hint.kind, move, source):
             return
-        self.shown[("btn-hint", "state")] = (hint.kind, move)
+        self.shown[("btn-hint", "state")] = (hint.kind, move, source)
         button = by_id("btn-hint")
         button.classList.toggle("busy", busy)
         button.setAttribute("aria-busy", "true" if busy else "false")
@@ -98,6 +100,7 @@ class StatusView:
         button.title = "Thinking… (you can keep playing)" if busy else "Hint (H)"
         button.dataset.hint = hint.kind
         button.dataset.hintMove = move
+        button.dataset.hintFrom = source
 
     def render_verdict(self, game: Game, ui: UIState) -> None:
         verdict = ui.verdict

@@ -14,6 +14,7 @@ from typing import Literal
 
 from ..piles import PileRef
 from ..position import Move, Position
+from .proved_line import ProvedLine
 
 Rect = tuple[float, float, float, float]  # left, top, right, bottom (CSS px)
 Status = Literal["playing", "stuck", "won"]
@@ -84,6 +85,10 @@ class Hint:
     move: Move | None = None  # the last answer's move (for data-hint-move)
     cards: tuple[int, ...] = ()  # the hinted cards while they are shown
     target: PileRef | None = None
+    from_line: bool = False  # the last answer came from ``proved``, not from the worker
+    proved: ProvedLine | None = None  # the last proved winning line: the next hints' source
+    unproved: Position | None = None  # the last answer here was not proved...
+    retries: int = 0  # ...and was asked again this many times (each search is longer)
 
 
 @dataclass
@@ -238,6 +243,7 @@ class AskSolver(Effect):
     what: Literal["hint", "was_winnable"]
     position: Position
     payload: str
+    budget: float  # seconds of search
 
 
 @dataclass(frozen=True)

@@ -116,17 +116,23 @@ LOST_TEXT = "No winning line from here — undo or restart."
 LOST_AT_START_TEXT = "This deal cannot be won, whatever you play."
 
 
-def hint_text(kind: str, what: str, game_id: str) -> str:
+def hint_text(
+    kind: str, what: str, game_id: str, searched: float | None = None, longer: bool = False
+) -> str:
     """The sentence shown with a hint. ``kind`` is the worker's ``"winning"`` (the first move
     of a winning line), ``"heuristic"`` (no win found in time: the best-looking move) or
-    ``"lost"`` (proved lost); ``what`` says the move ("move the 7♠ to tableau pile 3")."""
+    ``"lost"`` (proved lost); ``what`` says the move ("move the 7♠ to tableau pile 3").
+    A heuristic hint says how long the search was (``searched`` seconds) and, when ``longer``,
+    that asking again searches longer."""
     sees = GAMES[game_id].solver_sees if game_id in GAMES else ""
     if kind == "lost":
         return f"{LOST_TEXT} {sees}".strip()
     if kind == "heuristic":
+        within = "in time" if searched is None else f"in {searched:g} s"
+        again = " Ask again to search longer." if longer else ""
         return (
-            f"Hint (not proved): {what}. No sure win was found in time; "
-            f"this move looks best. {sees}"
+            f"Hint (not proved): {what}. No sure win was found {within}; "
+            f"this move looks best.{again} {sees}"
         ).strip()
     return f"Hint: {what}. It leads to a win. {sees}".strip()
 
