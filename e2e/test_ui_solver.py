@@ -135,6 +135,14 @@ def test_hint_marks_a_winning_move_and_playing_it_keeps_the_deal_winnable(
     assert solve(game.position, budget=20).result == WINNABLE
     assert hinted(page)[1] == []  # the marks go with the move
 
+    # The answer's winning line is kept: H on the next position answers from it at once.
+    page.keyboard.press("h")
+    expect(hint_button).to_have_attribute("data-hint-from", "line", timeout=2000)
+    state = hinted(page)[0]
+    assert state["hint"] == "winning", state
+    assert game.position.why_illegal(Move.parse(state["hintMove"])) is None
+    expect(page.locator("#toast")).to_contain_text("It leads to a win")
+
 
 def solver_state(page: Page) -> dict[str, str | None]:
     return page.evaluate(  # type: ignore[no-any-return]
