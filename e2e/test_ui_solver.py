@@ -429,3 +429,44 @@ def test_on_a_phone_hints_keep_to_their_proved_line_and_asking_again_searches_lo
         expect(toast).to_contain_text("It leads to a win")
     assert "thinking" not in page.evaluate("window.hintStates")
     assert solve(game.position, budget=20).result == WINNABLE
+
+
+def test_a_hint_after_a_move_does_not_wait_for_the_longer_search_it_made_stale(
+    phone_page: Page,
+) -> None:
+    """Double Rail deal 1 is never proved either way (docs/winnability.md): each hint is
+    unproved, and asking again searches 10 s, then 30 s. A card dealt by a tap during the
+    30 s search makes it stale; the hint tapped then restarts the worker instead of waiting
+    for it, and answers within seconds, not after the rest of the 30 s."""
+    page = phone_page
+    open_game(page, "double-rail", 1)
+    game = Game.new("double-rail", 1)
+    page.wait_for_function(
+        "document.documentElement.dataset.solver === 'ready'", timeout=SOLVER_TIMEOUT_MS
+    )
+    button = page.locator("#btn-hint")
+    for budget in ("2", "10"):
+        tap_hint(page)
+        page.wait_for_function(ANSWERED, timeout=SOLVER_TIMEOUT_MS)
+        assert hinted(page)[0]["hint"] == "heuristic"
+        expect(page.locator("#toast")).to_contain_text(f"No sure win was found in {budget} s")
+    tap_hint(page)  # the 30 s search
+    expect(button).to_have_attribute("data-hint", "thinking")
+    expect(page.locator("#toast")).to_contain_text("(up to 30 s)")
+    box = page.locator('#board [data-pile="stock"]').bounding_box()
+    assert box is not None
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    game.play(Move.parse("stock>waste"))
+    wait_table(page, game.position)
+    expect(button).to_have_attribute("data-hint", "")
+    started = time.monotonic()
+    tap_hint(page)
+    page.wait_for_function(ANSWERED, timeout=SOLVER_TIMEOUT_MS)
+    seconds = time.monotonic() - started
+    print(f"answered {seconds:.1f} s after the tap")
+    state = hinted(page)[0]
+    assert state["hint"] == "heuristic", state
+    assert game.position.why_illegal(Move.parse(state["hintMove"])) is None
+    assert page.evaluate("document.documentElement.dataset.solverRestarts") == "1"
+    assert seconds < 20
+    expect(page.locator("#toast")).to_contain_text("No sure win was found in 2 s")

@@ -21,7 +21,7 @@ from js import document, window
 from pyodide.ffi import create_proxy, to_js
 
 from . import state as fx
-from .advice import HINT_TEXT_MS
+from .advice import HINT_BUDGETS, HINT_TEXT_MS
 from .animation import StepPlayer
 from .board import BoardView
 from .celebration import Celebration
@@ -51,6 +51,8 @@ SOLVER_WAIT_MS = 500
 #: restores instead of starting CPython again. A hint asked meanwhile starts the worker at
 #: once.
 SOLVER_INSTALL_MS = 20_000
+#: a stale longer hint search with more than this left (s) is stopped for a new hint
+STALE_SEARCH_S = 3.0
 
 
 def _store() -> Store:
@@ -73,6 +75,8 @@ class App:
         self.board_el = by_id("board")
         self.view = BoardView(self.board_el)
         self.solver = SolverClient()  # started when the page is idle (start_solver_when_idle)
+        #: the solver calls in progress: (what, when asked in ms, budget in s)
+        self._solving: dict[object, tuple[str, float, float]] = {}
         self.winnable = WinnableLists()
         self.controller = Controller(
             _store(), self.winnable, self.view, lambda: float(js.performance.now())
@@ -476,18 +480,40 @@ class App:
             self.act(c.winnable_loaded, effect.game_id)
 
     def ask_solver(self, effect: fx.AskSolver) -> None:
-        if effect.what == "hint" and not self.solver.ready:
-            text = "Starting the solver (only the first time)…"
-            self.messages.toast(text, info=True, ms=HINT_TEXT_MS)
+        if effect.what == "hint":
+            self._stop_stale_search()
+            if not self.solver.ready:
+                text = "Starting the solver (only the first time)…"
+                self.messages.toast(text, info=True, ms=HINT_TEXT_MS)
         self._spawn(self._ask(effect))
+
+    def _stop_stale_search(self) -> None:
+        """A new hint makes every earlier hint's answer stale. When one of them is a longer
+        search ("ask again") with more than ``STALE_SEARCH_S`` left, the worker is restarted
+        (from its memory snapshot, about 2 s on a phone) rather than waited for: otherwise
+        the new hint would wait for up to 30 s of search nobody wants. A "Was it winnable?"
+        in progress is never stopped."""
+        now = float(js.performance.now())
+        calls = list(self._solving.values())
+        if any(what != "hint" for what, _, _ in calls):
+            return
+        if any(
+            budget > HINT_BUDGETS[0] and now < started + (budget - STALE_SEARCH_S) * 1000
+            for _, started, budget in calls
+        ):
+            self.solver.restart()
 
     async def _ask(self, effect: fx.AskSolver) -> None:
         budget = effect.budget
+        key = object()
+        self._solving[key] = (effect.what, float(js.performance.now()), budget)
         try:
             answer = await self.solver.call(effect.what, effect.payload, budget, budget=budget)
         except SolverUnavailable as error:
             start = "the solver could not start" if effect.what == "hint" else "it could not start"
             answer = {"error": f"{start} ({error})"}
+        finally:
+            del self._solving[key]
         c = self.controller
         if effect.what == "hint":
             self.act(c.advice.hint_answered, effect.position, answer)

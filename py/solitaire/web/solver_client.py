@@ -53,6 +53,7 @@ class SolverClient:
         self._js_worker: Any = None
         self.boot_ms: float | None = None
         self.failed: str | None = None
+        self.restarts = 0
 
     @property
     def started(self) -> bool:
@@ -94,6 +95,20 @@ class SolverClient:
         root.dataset.solverBootMs = str(round(self.boot_ms))
         root.dataset.solver = "ready"
         return self.worker
+
+    def restart(self) -> None:
+        """Stop the worker in the middle of its calls and start a new one: the only way to end
+        a search nobody waits for any more (a worker's Python cannot be interrupted, and
+        without cross-origin isolation there is no shared memory to ask it to stop). The
+        pending calls raise ``SolverUnavailable``. ``<html data-solver-restarts>`` counts
+        the restarts (tests)."""
+        if self._boot is None or not self._boot.done() or self.worker is None:
+            return  # not started, or still starting: no search runs yet
+        self._stop()
+        self._boot = None
+        self.restarts += 1
+        document.documentElement.dataset.solverRestarts = str(self.restarts)
+        self.start()
 
     def _stop(self) -> None:
         """Drop a worker that failed: a later ``start`` makes a new one."""
