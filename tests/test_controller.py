@@ -12,7 +12,7 @@ from solitaire.piles import FOUNDATION, STOCK, TABLEAU, WASTE, PileRef
 from solitaire.solver import WINNABLE, solve
 from solitaire.solver.hints import hint
 from solitaire.web import state as fx
-from solitaire.web.advice import HINT_BUDGETS
+from solitaire.web.advice import HINT_BUDGETS, worth_stopping
 from solitaire.web.controller import Controller, valid_deal_text
 from solitaire.web.gestures import DOUBLE_TAP_MS, drop_target
 from solitaire.web.state import Drag, Rect
@@ -662,6 +662,15 @@ def test_asking_again_after_an_unproved_hint_searches_longer() -> None:
     c.advice.hint()
     (ask,) = asked(c)
     assert ask.budget == HINT_BUDGETS[0]
+
+
+def test_a_new_hint_stops_only_a_longer_stale_search_with_time_left() -> None:
+    assert not worth_stopping([], 0.0)
+    assert not worth_stopping([("hint", 0.0, 2.0)], 100.0)  # a first, short search
+    assert worth_stopping([("hint", 0.0, 10.0)], 6_900.0)  # 3.1 s left
+    assert not worth_stopping([("hint", 0.0, 10.0)], 7_100.0)  # 2.9 s left: wait
+    assert worth_stopping([("hint", 0.0, 2.0), ("hint", 1_000.0, 30.0)], 20_000.0)
+    assert not worth_stopping([("was_winnable", 0.0, 8.0), ("hint", 0.0, 30.0)], 100.0)
 
 
 def stuck_game() -> Game:

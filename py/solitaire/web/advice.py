@@ -15,6 +15,7 @@ can be asked for again at the same position, and each time the search is longer
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..piles import STOCK
@@ -33,7 +34,24 @@ if TYPE_CHECKING:
 HINT_BUDGETS = (2.0, 10.0, 30.0)
 HINT_BUDGET = HINT_BUDGETS[0]
 VERDICT_BUDGET = 8.0  # seconds for "Was it winnable?"
+#: a stale longer hint search with more than this left (seconds) is stopped for a new hint
+STALE_SEARCH_S = 3.0
 HINT_TEXT_MS = 6500
+
+
+def worth_stopping(calls: Iterable[tuple[str, float, float]], now_ms: float) -> bool:
+    """Whether a new hint should restart the solver's worker rather than wait for the calls
+    in progress, each ``(what, asked at in ms, budget in seconds)``: a new hint makes every
+    earlier hint's answer stale, and a worker cannot be interrupted. Yes when one of them is
+    a longer search ("ask again") with more than ``STALE_SEARCH_S`` left, and none is a
+    "Was it winnable?" (never stopped)."""
+    calls = list(calls)
+    if any(what != "hint" for what, _, _ in calls):
+        return False
+    return any(
+        budget > HINT_BUDGETS[0] and now_ms < asked + (budget - STALE_SEARCH_S) * 1000
+        for _, asked, budget in calls
+    )
 
 
 class Advice:

@@ -21,7 +21,7 @@ from js import document, window
 from pyodide.ffi import create_proxy, to_js
 
 from . import state as fx
-from .advice import HINT_BUDGETS, HINT_TEXT_MS
+from .advice import HINT_TEXT_MS, worth_stopping
 from .animation import StepPlayer
 from .board import BoardView
 from .celebration import Celebration
@@ -51,8 +51,6 @@ SOLVER_WAIT_MS = 500
 #: restores instead of starting CPython again. A hint asked meanwhile starts the worker at
 #: once.
 SOLVER_INSTALL_MS = 20_000
-#: a stale longer hint search with more than this left (s) is stopped for a new hint
-STALE_SEARCH_S = 3.0
 
 
 def _store() -> Store:
@@ -488,19 +486,10 @@ class App:
         self._spawn(self._ask(effect))
 
     def _stop_stale_search(self) -> None:
-        """A new hint makes every earlier hint's answer stale. When one of them is a longer
-        search ("ask again") with more than ``STALE_SEARCH_S`` left, the worker is restarted
-        (from its memory snapshot, about 2 s on a phone) rather than waited for: otherwise
-        the new hint would wait for up to 30 s of search nobody wants. A "Was it winnable?"
-        in progress is never stopped."""
-        now = float(js.performance.now())
-        calls = list(self._solving.values())
-        if any(what != "hint" for what, _, _ in calls):
-            return
-        if any(
-            budget > HINT_BUDGETS[0] and now < started + (budget - STALE_SEARCH_S) * 1000
-            for _, started, budget in calls
-        ):
+        """A new hint makes every earlier hint's answer stale: restart the worker (from its
+        memory snapshot, about 2 s on a phone) rather than wait for a longer search nobody
+        wants (``advice.worth_stopping``)."""
+        if worth_stopping(self._solving.values(), float(js.performance.now())):
             self.solver.restart()
 
     async def _ask(self, effect: fx.AskSolver) -> None:
