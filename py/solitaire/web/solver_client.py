@@ -111,7 +111,8 @@ class SolverClient:
         self.start()
 
     def _stop(self) -> None:
-        """Drop a worker that failed: a later ``start`` makes a new one."""
+        """Drop the worker (it failed, or ``restart`` stops it); its pending calls raise
+        ``SolverUnavailable``, and a later ``start`` makes a new one."""
         if self._js_worker is not None:
             self._js_worker.terminate()
             self._js_worker = None
