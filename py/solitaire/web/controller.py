@@ -562,6 +562,7 @@ class Controller:
         hint.asked = None  # an answer still to come is about another position: ignored
         hint.kind = ""
         hint.move = None
+        hint.from_line = False
         self.advice.clear_hint()
         if ui.verdict.asked is not None and ui.verdict.asked is not position:
             ui.verdict.asked = None

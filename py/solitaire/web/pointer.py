@@ -55,17 +55,6 @@ class PointerInput:
         listen(board_el, "lostpointercapture", self.on_lost_capture)
         listen(board_el, "dblclick", self.on_dblclick)
         listen(board_el, "contextmenu", lambda ev: ev.preventDefault())
-        listen(board_el, "touchmove", self.on_touch_move)
-
-    @staticmethod
-    def on_touch_move(ev: Any) -> None:
-        """A finger's move on the board is never a scroll. ``touch-action: none`` stops the
-        scroll but not Chromium's fling: a card flicked fast ends with speed, Chromium takes
-        it for a fling, and the next tap (within about a second) only stops that fling and
-        gets no click, so a tap on Undo or Hint right after a flick did nothing. A touchmove
-        whose default is prevented starts no scroll and so no fling."""
-        if ev.cancelable:
-            ev.preventDefault()
 
     def on_down(self, ev: Any) -> None:
         touch = ev.pointerType != "mouse"
