@@ -17,7 +17,7 @@ and Chromium, as bench/bench_page.py. Nothing is written into the site.
   keeps running). Games are taken in turn so that each load switches game.
 - Timing, in the page: ``performance.now()`` just before ``#btn-hint`` is clicked to the moment
   its ``data-hint`` leaves "thinking" (winning / heuristic / lost / error), seen by a
-  MutationObserver. The page's first hint at a position asks the worker with HINT_BUDGET
+  MutationObserver. The page's first hint at a position asks the worker with HINT_BUDGETS[0]
   (solitaire/web/advice.py) seconds.
 - The first hint of the page may wait for the worker's start (the page starts it in the
   background once idle; bench/bench_first_hint.py measures that): it is asked on the opening

@@ -18,9 +18,8 @@ import json
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ..piles import STOCK
 from ..position import Move, Position
-from .proved_line import ProvedLine
+from .proved_line import ProvedLine, moved_cards
 from .state import AskSolver, Redraw, SchedulePersist, ShowHint, Toast, Verdict
 from .text import LOST_AT_START_TEXT, hint_text, verdict_text
 
@@ -32,11 +31,15 @@ if TYPE_CHECKING:
 #: Of the proved-winnable deals of the two-deck games, 59-64 % were proved within 0.8 s of
 #: CPython CPU in the surveys and 88-90 % within 3 s (the worker under Pyodide is slower).
 HINT_BUDGETS = (2.0, 10.0, 30.0)
-HINT_BUDGET = HINT_BUDGETS[0]
 VERDICT_BUDGET = 8.0  # seconds for "Was it winnable?"
 #: a stale longer hint search with more than this left (seconds) is stopped for a new hint
 STALE_SEARCH_S = 3.0
 HINT_TEXT_MS = 6500
+
+
+def hint_budget(retries: int) -> float:
+    """The search's seconds for a hint asked again ``retries`` times at the same position."""
+    return HINT_BUDGETS[min(retries, len(HINT_BUDGETS) - 1)]
 
 
 def worth_stopping(calls: Iterable[tuple[str, float, float]], now_ms: float) -> bool:
@@ -81,7 +84,7 @@ class Advice:
             return
         self.clear_hint()
         hint.retries = hint.retries + 1 if hint.unproved == position else 0
-        budget = HINT_BUDGETS[min(hint.retries, len(HINT_BUDGETS) - 1)]
+        budget = hint_budget(hint.retries)
         hint.asked = position
         hint.kind = "thinking"
         hint.move = None
@@ -140,12 +143,11 @@ class Advice:
         if position.why_illegal(move) is not None:
             return
         self.c.ui.selection = None
-        source = position.pile(move.source)
-        hint.cards = tuple(position.stock[-1:] if move.source == STOCK else source[-move.count :])
+        hint.cards = moved_cards(position, move)
         hint.target = move.target
         self.c.emit(ShowHint())
-        searched = HINT_BUDGETS[min(hint.retries, len(HINT_BUDGETS) - 1)]
         longer = hint.retries < len(HINT_BUDGETS) - 1
+        searched = hint_budget(hint.retries)
         what = hint_text(kind, self.c.describe_move(move), self.c.game_id, searched, longer)
         self.c.toast(what, info=True, ms=HINT_TEXT_MS)
 
