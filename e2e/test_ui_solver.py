@@ -74,6 +74,12 @@ STUCK_MOVES = [
 ]
 
 
+def wait_solver_ready(page: Page) -> None:
+    page.wait_for_function(
+        "document.documentElement.dataset.solver === 'ready'", timeout=SOLVER_TIMEOUT_MS
+    )
+
+
 def hinted(page: Page) -> tuple[dict[str, str], list[str], list[str]]:
     """The hint button's state, the cards marked as the hint, and the piles marked target."""
     state = page.evaluate("({...document.getElementById('btn-hint').dataset})")
@@ -105,9 +111,7 @@ def test_hint_marks_a_winning_move_and_playing_it_keeps_the_deal_winnable(
     expect(hint_button).to_have_attribute("data-hint", "thinking")
     play_by_click(page, game, first)
     expect(hint_button).to_have_attribute("data-hint", "")
-    page.wait_for_function(
-        "document.documentElement.dataset.solver === 'ready'", timeout=SOLVER_TIMEOUT_MS
-    )
+    wait_solver_ready(page)
     page.wait_for_timeout(300)
     assert hinted(page) == (
         {"action": "hint", "hint": "", "hintMove": "", "hintFrom": "solver"},
@@ -389,9 +393,7 @@ def test_on_a_phone_hints_keep_to_their_proved_line_and_asking_again_searches_lo
     page = phone_page
     open_game(page, "double-freecell", 3)
     game = Game.new("double-freecell", 3)
-    page.wait_for_function(
-        "document.documentElement.dataset.solver === 'ready'", timeout=SOLVER_TIMEOUT_MS
-    )
+    wait_solver_ready(page)
     toast = page.locator("#toast")
     tap_hint(page)
     page.wait_for_function(ANSWERED, timeout=SOLVER_TIMEOUT_MS)
@@ -441,9 +443,7 @@ def test_a_hint_after_a_move_does_not_wait_for_the_longer_search_it_made_stale(
     page = phone_page
     open_game(page, "double-rail", 1)
     game = Game.new("double-rail", 1)
-    page.wait_for_function(
-        "document.documentElement.dataset.solver === 'ready'", timeout=SOLVER_TIMEOUT_MS
-    )
+    wait_solver_ready(page)
     button = page.locator("#btn-hint")
     for budget in ("2", "10"):
         tap_hint(page)

@@ -100,6 +100,11 @@ def toasts(effects: list[fx.Effect]) -> list[str]:
     return [e.text for e in effects if isinstance(e, fx.Toast)]
 
 
+def asked(c: Controller) -> list[fx.AskSolver]:
+    """The solver calls among the controller's effects (which are taken)."""
+    return [e for e in c.take_effects() if isinstance(e, fx.AskSolver)]
+
+
 def tap(c: Controller, pile: PileRef, index: int | None, clock: Clock, touch: bool = True) -> None:
     """A tap (or a click) that comes up where it went down."""
     c.gestures.pointer_down(pile, index, 100.0, 100.0, 1, touch)
@@ -511,7 +516,7 @@ def test_undo_redo_restart_and_their_words() -> None:
 def test_hint_asks_the_solver_and_marks_the_answer() -> None:
     c, _ = make()
     c.advice.hint()
-    (ask,) = [e for e in c.take_effects() if isinstance(e, fx.AskSolver)]
+    (ask,) = asked(c)
     assert ask.what == "hint"
     assert ask.position is c.position
     assert c.ui.hint.kind == "thinking"
@@ -531,7 +536,7 @@ def test_hint_asks_the_solver_and_marks_the_answer() -> None:
 def test_a_hint_answer_about_an_old_position_is_dropped() -> None:
     c, _ = make()
     c.advice.hint()
-    (ask,) = [e for e in c.take_effects() if isinstance(e, fx.AskSolver)]
+    (ask,) = asked(c)
     c.play(Move.parse("tableau-4>foundation-0"))
     assert c.ui.hint.kind == ""
     c.take_effects()
@@ -551,10 +556,6 @@ def test_hint_errors_and_nonsense_answers() -> None:
     c.take_effects()
     c.advice.hint_answered(c.position, {"kind": "winning", "move": "nonsense"})
     assert c.ui.hint.kind == ""
-
-
-def asked(c: Controller) -> list[fx.AskSolver]:
-    return [e for e in c.take_effects() if isinstance(e, fx.AskSolver)]
 
 
 def test_hints_along_a_proved_line_come_from_it_without_the_solver() -> None:
@@ -692,7 +693,7 @@ def test_stuck_game_warms_the_solver_and_the_verdict_offers_an_undo() -> None:
     effects = c.take_effects()
     assert fx.WarmSolver() in effects
     c.advice.ask_verdict()
-    (ask,) = [e for e in c.take_effects() if isinstance(e, fx.AskSolver)]
+    (ask,) = asked(c)
     assert ask.what == "was_winnable"
     assert c.ui.verdict.state == "thinking"
     answer = {
@@ -1073,7 +1074,7 @@ def test_the_undo_window_closes_at_the_first_move() -> None:
 
 def answer_lost(c: Controller) -> list[fx.Effect]:
     c.advice.hint()
-    (ask,) = [e for e in c.take_effects() if isinstance(e, fx.AskSolver)]
+    (ask,) = asked(c)
     c.advice.hint_answered(ask.position, {"kind": "lost"})
     return c.take_effects()
 
@@ -1104,7 +1105,7 @@ def test_hints_are_counted_saved_and_a_win_with_hints_is_no_best() -> None:
     store.save_stats("russian", Stats(played=4, won=1, streak=1, best_streak=1, best_time=90.0))
     c, _clock = make("russian", 3, store=store)
     c.advice.hint()
-    (ask,) = [e for e in c.take_effects() if isinstance(e, fx.AskSolver)]
+    (ask,) = asked(c)
     c.advice.hint_answered(ask.position, {"kind": "winning", "move": "tableau-0>foundation-3"})
     assert c.saved.hints == 1
     c.persist()
