@@ -715,6 +715,37 @@ def test_double_russian_beams_win_and_replay(deal_number: int, width: int, weigh
     assert replays_to_win(position, result.line)
 
 
+def test_double_russian_random_beams_win_a_deal_the_fixed_portfolio_left_unknown() -> None:
+    """Deal 385: the solver of PHASES and the complete search left it unknown after 60 s of
+    CPU; the first random beam (seed 0, so every run draws the same weights) wins it, and its
+    line replays to a win."""
+    import random
+
+    from solitaire.solver.yukon import RANDOM_BEAM_WIDTHS, random_weights, wide_beam
+
+    rng = random.Random(0)
+    weights = random_weights(rng)
+    width = rng.choice(RANDOM_BEAM_WIDTHS)
+    assert all(isinstance(w, float) for w in weights.values())
+    position = Position.deal_of("double-russian", 385)
+    result = wide_beam(position, width, None, None, weights)
+    assert result.result == WINNABLE
+    assert result.line is not None
+    assert replays_to_win(position, result.line)
+
+
+def test_double_russian_random_beams_stop_at_their_budget() -> None:
+    """Random beams only answer "winnable" or "unknown", within their budget."""
+    from solitaire.solver import core
+    from solitaire.solver.yukon import random_beams
+
+    position = build("double-russian", STUCK_DOUBLE_RUSSIAN)
+    t0 = core.clock()
+    result = random_beams(position, 0.5, None)
+    assert result.result == UNKNOWN
+    assert core.clock() - t0 < 2.0
+
+
 def test_double_russian_portfolio_respects_the_node_budget() -> None:
     result = solve(Position.deal_of("double-russian", 25), budget=60, max_nodes=3000)
     assert result.result == UNKNOWN
