@@ -537,6 +537,44 @@ def test_double_freecell_portfolio_is_complete_and_capped() -> None:
     assert 5_000 <= capped.nodes < 7_000
 
 
+def test_double_freecell_random_weights_win_a_deal_the_fixed_weights_did_not() -> None:
+    """Deal 8174: the portfolio scoring with FC_WEIGHTS left it unknown after 60 s of CPU
+    (over two million positions) and is still stuck after 120 000; with the second weights
+    that the solver's rounds draw (seed 0) it wins in about 40 000, and the line replays."""
+    import random
+
+    from solitaire.solver.freecell import random_fc_weights, search
+
+    position = Position.deal_of("double-freecell", 8174)
+    assert search(position, None, 120_000).result == UNKNOWN
+    rng = random.Random(0)
+    random_fc_weights(rng)
+    result = search(position, None, 120_000, weights=random_fc_weights(rng))
+    assert result.result == WINNABLE
+    assert result.line is not None
+    assert replays_to_win(position, result.line)
+
+
+def test_double_freecell_rounds_of_random_weights_follow_the_fixed_weights(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With a budget beyond FIXED_WEIGHTS_FIRST the search starts again with random weights,
+    round after round (here shortened: 0.2 s of fixed weights, rounds of 4 s): deal 8174 is
+    won in the second random round; each round stays complete (the stuck position is proved
+    lost after the fixed round too)."""
+    from solitaire.solver import freecell
+
+    monkeypatch.setattr(freecell, "FIXED_WEIGHTS_FIRST", 0.2)
+    monkeypatch.setattr(freecell, "RANDOM_ROUND", 4.0)
+    position = Position.deal_of("double-freecell", 8174)
+    result = freecell.search(position, 15, None)
+    assert result.result == WINNABLE
+    assert result.line is not None
+    assert replays_to_win(position, result.line)
+    assert result.nodes > 40_000  # the fixed round and the first random one came before
+    assert freecell.search(_double_freecell_stuck(), 15, None).result == UNWINNABLE
+
+
 # --------------------------------------------------------------------------- Double Rail
 
 

@@ -36,9 +36,11 @@ class FreeCell(Family):
     ordered runs move up to the free-space limit, anything fills an empty column.
     State: (tableau, foundations, cells as sorted bytes)."""
 
-    def __init__(self, rules: GameRules) -> None:
+    def __init__(self, rules: GameRules, weights: tuple[float, ...] | None = None) -> None:
         super().__init__(rules)
         self.ncells = rules.cells
+        #: the score's weights (:data:`FC_WEIGHTS` unless given)
+        self.weights = FC_WEIGHTS if weights is None else weights
         # per foundation state: each column's share of the score, by its bytes
         self._cols: dict[tuple[int, ...], dict[bytes, tuple[float, ...]]] = {}
         self._need_cache: dict[tuple[int, ...], bytes] = {}
@@ -199,7 +201,7 @@ class FreeCell(Family):
 
     def score(self, st: State) -> float:
         tab, fnd, cells = st
-        w = FC_WEIGHTS
+        w = self.weights
         cache = self._cols.get(fnd)
         if cache is None:
             if len(self._cols) > 256:
@@ -283,7 +285,7 @@ class FreeCell(Family):
             elif d == 1:
                 out[6 + c // 13] = n - 1 - k
             prev = c
-        w = FC_WEIGHTS
+        w = self.weights
         out[0] = w[6] * blk + w[3] * brk
         return tuple(out)
 
@@ -302,31 +304,51 @@ def search(
     budget: float | None,
     max_nodes: int | None,
     portfolio: list[tuple[float, float, int]] | None = None,
+    weights: tuple[float, ...] | None = None,
 ) -> Result:
     """A portfolio of complete weighted best-first searches (``PORTFOLIO``, docs/solver.md)
     run in turns of ``SLICE`` expansions: the first win answers, and any one of them running
-    out of positions proves the deal lost (each is a complete graph search)."""
+    out of positions proves the deal lost (each is a complete graph search). With a budget in
+    seconds beyond :data:`FIXED_WEIGHTS_FIRST`, the portfolio scores with :data:`FC_WEIGHTS`
+    for those seconds, then starts again in rounds of :data:`RANDOM_ROUND` seconds, each
+    scoring with new random weights (:func:`random_fc_weights`, seeded: runs repeat).
+    ``weights``: the first round's instead of :data:`FC_WEIGHTS`."""
     t0 = core.clock()
     clock = core.clock
     deadline = None if budget is None else t0 + budget
-    fam = FreeCell(position.rules)
+    fam = FreeCell(position.rules, weights)
     root, autos = fam.autoplay(fam.start(position))
     if fam.won(root):
         return Result(WINNABLE, 1, clock() - t0, to_engine(position, autos))
     members = PORTFOLIO if portfolio is None else portfolio
-    runs = [WeightedSearch(fam, root, autos, pen, noise, seed) for pen, noise, seed in members]
     node_cap = max_nodes if max_nodes is not None else 1 << 62
+    rng = random.Random(0)
+    total_before = 0  # positions of the rounds before this one
+    round_end = None if budget is None else t0 + min(budget, FIXED_WEIGHTS_FIRST)
     while True:
-        for run in runs:
-            room = node_cap - sum(r.generated for r in runs)
-            line = run.step(SLICE, deadline, run.generated + room)
-            total = sum(r.generated for r in runs)
-            if line is not None:
-                return Result(WINNABLE, total, clock() - t0, to_engine(position, line))
-            if run.exhausted:
-                return Result(UNWINNABLE, total, clock() - t0)
-            if total >= node_cap or (deadline is not None and clock() > deadline):
-                return Result(UNKNOWN, total, clock() - t0, reason="budget")
+        runs = [WeightedSearch(fam, root, autos, pen, noise, seed) for pen, noise, seed in members]
+        while True:
+            total = total_before
+            for run in runs:
+                room = node_cap - total_before - sum(r.generated for r in runs)
+                line = run.step(SLICE, round_end, run.generated + room)
+                total = total_before + sum(r.generated for r in runs)
+                if line is not None:
+                    return Result(WINNABLE, total, clock() - t0, to_engine(position, line))
+                if run.exhausted:
+                    return Result(UNWINNABLE, total, clock() - t0)
+                if total >= node_cap or (round_end is not None and clock() > round_end):
+                    break
+            else:
+                continue
+            break
+        total_before = total
+        if total >= node_cap or deadline is None or clock() >= deadline:
+            return Result(UNKNOWN, total, clock() - t0, reason="budget")
+        # a new round: the same portfolio, scoring with random weights
+        fam = FreeCell(position.rules, random_fc_weights(rng))
+        root, autos = fam.autoplay(fam.start(position))
+        round_end = min(deadline, clock() + RANDOM_ROUND)
 
 
 def weighted_best_first(
@@ -357,6 +379,31 @@ PORTFOLIO: list[tuple[float, float, int]] = [
 
 # Expansions each search of the portfolio makes in its turn.
 SLICE = 500
+#: Seconds the portfolio scores with :data:`FC_WEIGHTS` before the rounds of random weights.
+#: A budget up to this long never reaches them (the 10 s target, the page's 2 s and 10 s
+#: hints). 20 s first won no more of the deals the fixed weights had left unknown at 60 s, and
+#: fewer of those they had won after 10 s (bench/results/2026-11-29-double-freecell-random-
+#: weights.md).
+FIXED_WEIGHTS_FIRST = 10.0
+#: Seconds of each round of random weights. Which weights win a hard deal is close to a
+#: lottery too: rounds of 20 s, each with new random weights, won 7 of 8 deals the fixed
+#: weights left unknown after 60 s, within 2-12 s of the winning round.
+RANDOM_ROUND = 15.0
+
+
+def random_fc_weights(rng: random.Random) -> tuple[float, ...]:
+    """Score weights for a round of the portfolio, around :data:`FC_WEIGHTS` (20 per
+    foundation card, the others drawn from 0 to a few times their fixed value)."""
+    return (
+        20.0,
+        rng.uniform(0.0, 10.0),
+        rng.uniform(0.0, 30.0),
+        rng.uniform(0.0, 3.0),
+        rng.uniform(0.0, 6.0),
+        rng.uniform(0.0, 3.0),
+        rng.uniform(0.0, 5.0),
+        rng.uniform(0.0, 2.0),
+    )
 
 
 class WeightedSearch:
