@@ -4,6 +4,7 @@ cells, ordered runs move up to the free-space limit, anything fills an empty col
 from __future__ import annotations
 
 import heapq
+import itertools
 import random
 
 from ..position import Position
@@ -327,21 +328,16 @@ def search(
     round_end = None if budget is None else t0 + min(budget, FIXED_WEIGHTS_FIRST)
     while True:
         runs = [WeightedSearch(fam, root, autos, pen, noise, seed) for pen, noise, seed in members]
-        while True:
-            total = total_before
-            for run in runs:
-                room = node_cap - total_before - sum(r.generated for r in runs)
-                line = run.step(SLICE, round_end, run.generated + room)
-                total = total_before + sum(r.generated for r in runs)
-                if line is not None:
-                    return Result(WINNABLE, total, clock() - t0, to_engine(position, line))
-                if run.exhausted:
-                    return Result(UNWINNABLE, total, clock() - t0)
-                if total >= node_cap or (round_end is not None and clock() > round_end):
-                    break
-            else:
-                continue
-            break
+        for run in itertools.cycle(runs):  # turns until a win, a proof or the round's end
+            room = node_cap - total_before - sum(r.generated for r in runs)
+            line = run.step(SLICE, round_end, run.generated + room)
+            total = total_before + sum(r.generated for r in runs)
+            if line is not None:
+                return Result(WINNABLE, total, clock() - t0, to_engine(position, line))
+            if run.exhausted:
+                return Result(UNWINNABLE, total, clock() - t0)
+            if total >= node_cap or (round_end is not None and clock() > round_end):
+                break
         total_before = total
         if total >= node_cap or deadline is None or clock() >= deadline:
             return Result(UNKNOWN, total, clock() - t0, reason="budget")
