@@ -628,6 +628,28 @@ def test_beams_that_keep_several_waste_bottoms_win_where_a_plain_beam_does_not()
     assert replays_to_win(position, several.line)
 
 
+def test_random_beams_run_only_where_a_fixed_beam_got_deep() -> None:
+    """Deal 323: a fixed beam keeps states down to 1 card left and the first random beam
+    wins it (its line replays). Deal 409 (lost): every fixed beam dies with 62 or more
+    cards left, so the random beams are skipped ("shallow"), well inside the budget, and
+    the solver's complete searches get that time."""
+    from solitaire.solver.rail.beams import BEAM_PORTFOLIO, RANDOM_BEAMS_BELOW
+
+    position = Position.deal_of("double-rail", 323)
+    result = abstract_beams(position, 30, None)
+    assert result.result == WINNABLE
+    assert result.extra["beam"] == len(BEAM_PORTFOLIO) + 1
+    assert result.line is not None
+    assert replays_to_win(position, result.line)
+    position = Position.deal_of("double-rail", 409)
+    alive = [abstract_beam(position, None, None, *beam).extra["alive"] for beam in BEAM_PORTFOLIO]
+    assert min(alive) >= RANDOM_BEAMS_BELOW
+    result = abstract_beams(position, 30, None)
+    assert result.result == UNKNOWN
+    assert result.reason == "shallow"
+    assert result.seconds < 15
+
+
 def test_complete_search_resumes_where_it_stopped() -> None:
     """The solver's last phase goes on with the first phase's search: run in slices of
     500 positions, deal 20 is proved lost after the same positions as in one run."""

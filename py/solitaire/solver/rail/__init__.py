@@ -204,7 +204,10 @@ FAMILY = Rail
 # into their share (54, 61, 132, 135 at 24-32 s of beams; nothing more in 50 s). So the
 # beams get 55 % (33 s of 60), the complete searches 5 % first and the last 40 %.
 # A longer first phase (10 %) delays every win of the beams (median decided deal at 60 s:
-# 6.1 s against 3.2 s).
+# 6.1 s against 3.2 s). Where no beam of the fixed portfolio gets below
+# beams.RANDOM_BEAMS_BELOW cards left in the stock, the random beams are skipped and the
+# complete searches get their time as well (at 60 s, deals 314 and 409 proved lost at 40
+# and 47 s, unknown before; deal 6 at 24 s instead of 55 s).
 RAIL_PROBE_PHASE = 0.05
 # After the beams, two complete searches take turns: the first one (resumed) and one whose
 # positions list their moves in the reverse order (deal first). The deal-first order wins
@@ -222,7 +225,8 @@ PROBE_NODES = 50_000
 
 def search(position: Position, budget: float | None, max_nodes: int | None) -> Result:
     """Over tableau multisets: the complete search (:func:`abstract_search`, 5 % of the
-    budget), beam searches (:func:`abstract_beams`, 55 %: they can only find wins), then
+    budget), beam searches (:func:`abstract_beams`, 55 %: they can only find wins; less
+    where every fixed beam dies early, see :data:`.beams.RANDOM_BEAMS_BELOW`), then
     that complete search and a second one with its moves in the reverse order (deal first)
     in turns of RAIL_TURN_NODES positions, each skipping what the other proved lost, with
     every second left. A hand-made position whose piles are not single runs: a best-first
