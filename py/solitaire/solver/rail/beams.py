@@ -225,11 +225,11 @@ def random_beam(rng: random.Random) -> Beam:
 
 
 #: The random beams run only if some beam of the portfolio kept a state alive with fewer
-#: cards than this left in the stock. Where every fixed beam dies earlier, whatever its
-#: weights, random weights won nothing: of deals 1-450, the 16 that only random beams won
-#: had a fixed beam get down to 0-43 cards left, while the 15 where none got below 46 were
-#: lost or won by the complete searches (bench/results/2026-11-29-double-rail-shallow-beams.md),
-#: so their time goes to the complete searches.
+#: cards than this left in the stock; otherwise the complete searches get their time. Of
+#: deals 1-450, the 16 that only random beams won had a fixed beam get down to 0-43 cards
+#: left; in the 16 where none got below 46 (lost deals, deals the complete searches win,
+#: unknown ones), 40 s of random beams won nothing
+#: (bench/results/2026-11-29-double-rail-shallow-beams.md).
 RANDOM_BEAMS_BELOW = 45
 
 
@@ -246,7 +246,7 @@ def abstract_beams(
     rng = random.Random(seed)
     nodes = 0
     i = 0
-    alive = 99  # the fewest cards left in the stock of a state a fixed beam kept
+    alive = len(position.stock)  # the fewest cards left in the stock of a state a fixed beam kept
     while True:
         if i == len(BEAM_PORTFOLIO) and alive >= RANDOM_BEAMS_BELOW:
             return Result(UNKNOWN, nodes, core.clock() - t0, reason="shallow")
@@ -260,7 +260,7 @@ def abstract_beams(
             break
         r = abstract_beam(position, left, cap, *beam)
         nodes += r.nodes
-        alive = min(alive, r.extra.get("alive", 99))
+        alive = min(alive, r.extra.get("alive", alive))
         if r.result == WINNABLE:
             r.nodes, r.seconds = nodes, core.clock() - t0
             r.extra["beam"] = i
