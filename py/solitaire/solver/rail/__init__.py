@@ -206,8 +206,7 @@ FAMILY = Rail
 # A longer first phase (10 %) delays every win of the beams (median decided deal at 60 s:
 # 6.1 s against 3.2 s). Where no beam of the fixed portfolio gets below
 # beams.RANDOM_BEAMS_BELOW cards left in the stock, the random beams are skipped and the
-# complete searches get their time as well (at 60 s, deals 314 and 409 proved lost at 40
-# and 47 s, unknown before; deal 6 at 24 s instead of 55 s).
+# complete searches get their time as well (why: that constant).
 RAIL_PROBE_PHASE = 0.05
 # After the beams, two complete searches take turns: the first one (resumed) and one whose
 # positions list their moves in the reverse order (deal first). The deal-first order wins
