@@ -650,6 +650,39 @@ def test_random_beams_run_only_where_a_fixed_beam_got_deep() -> None:
     assert result.seconds < 15
 
 
+def test_tail_searches_win_where_the_beam_that_kept_the_states_died() -> None:
+    """Deal 270 (unknown at 60 s before tail searches): the second fixed beam dies with 41
+    cards left in the stock; a bounded complete search from one of the states it kept 10
+    layers before its end wins, and the line (the beam's moves to that state, then the
+    search's) replays to a win. A tail search never says lost: from deal 409's states
+    (a lost deal) it answers "unknown", within its node cap."""
+    from solitaire.solver.rail.beams import (
+        BEAM_PORTFOLIO,
+        TAIL_BACK,
+        TAIL_STATES,
+        Tail,
+        tail_searches,
+    )
+
+    position = Position.deal_of("double-rail", 270)
+    tails: list[Tail] = []
+    beam = abstract_beam(position, None, None, *BEAM_PORTFOLIO[1], tails=tails)
+    assert beam.result == UNKNOWN
+    assert beam.extra["alive"] == 41
+    assert 0 < len(tails) <= len(TAIL_BACK) * TAIL_STATES
+    result = tail_searches(position, tails, None, None)
+    assert result.result == WINNABLE
+    assert result.line is not None
+    assert replays_to_win(position, result.line)
+    position = Position.deal_of("double-rail", 409)
+    tails = []
+    abstract_beam(position, None, None, *BEAM_PORTFOLIO[0], tails=tails)
+    assert tails
+    result = tail_searches(position, tails, None, 30_000)
+    assert result.result == UNKNOWN
+    assert result.nodes <= 30_000
+
+
 def test_complete_search_resumes_where_it_stopped() -> None:
     """The solver's last phase goes on with the first phase's search: run in slices of
     500 positions, deal 20 is proved lost after the same positions as in one run."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from itertools import accumulate
 from operator import gt
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ...position import Position
 from .. import core
@@ -83,6 +83,7 @@ def abstract_beam(
     weights: tuple[float, ...] = BEAM_WEIGHTS,
     bottom: int = 0,
     per_bottom: int = 0,
+    tails: list[Tail] | None = None,
 ) -> Result:
     """Beam search over tableau multisets, one layer per card dealt: every state reachable
     from the layer without dealing (foundation moves, waste cards to the tableau) is
@@ -94,7 +95,11 @@ def abstract_beam(
     cards at the bottom of the waste. Why: the bottom of the waste is the early commitment
     that loses a deal (it stays to the end), and a plain beam soon holds one bottom only
     (deal 15: 300 states, one 6-card bottom from the 70th card left in the stock on), so
-    it compares late details of a single early choice."""
+    it compares late details of a single early choice.
+
+    With ``tails``, a beam that dies appends to it the best TAIL_STATES states it kept
+    TAIL_BACK[i] layers before its last one, each with its line from the root, for
+    :func:`tail_search`."""
     t0 = core.clock()
     clock = core.clock
     fam = RailAbstract(position.rules)
@@ -114,7 +119,10 @@ def abstract_beam(
     locked = fam.locked_ahead
     layer: list[tuple[int, State]] = [(0, root)]
     alive = root[3]  # the fewest cards left in the stock of a state kept
+    kept: list[list[tuple[int, State]]] = []  # each layer's best states, for tails
     while layer:
+        if tails is not None:
+            kept.append(layer[:TAIL_STATES])
         seen = {key(st) for _, st in layer}
         pool = list(layer)
         i = 0
@@ -166,7 +174,80 @@ def abstract_beam(
             if len(nxt) >= width:
                 break
         layer = nxt
+    if tails is not None:
+        for back in TAIL_BACK:
+            if back < len(kept):
+                for node, st in kept[-1 - back]:
+                    tails.append(Tail(st, core.trace_line(steps, parents, node, [])))
     return Result(UNKNOWN, len(parents), clock() - t0, reason="beam", extra={"alive": alive})
+
+
+class Tail(NamedTuple):
+    """A state a beam kept some layers before it died, and the abstract line to it."""
+
+    state: State
+    line: list[IMove]
+
+
+#: How many layers (cards dealt) before a beam's last layer its tail searches start, and
+#: how many of each such layer's best states they start from; the positions each tail
+#: search may expand.
+TAIL_BACK = (5, 10, 20, 30, 40, 50, 60)
+TAIL_STATES = 20
+TAIL_NODES = 20_000
+#: The shortest turn of tail searches after a random beam, in seconds.
+TAIL_TURN = 1.0
+
+
+def tail_search(
+    position: Position,
+    fam: RailAbstract,
+    tail: Tail,
+    seen: set[bytes],
+    deadline: float | None,
+    max_nodes: int,
+) -> Result:
+    """A depth-first search over tableau multisets from a state a beam kept, with the
+    waste lock, up to ``max_nodes`` positions: "winnable" (the line from the deal) or
+    "unknown" (it proves nothing). Why: a beam that dies after many cards has made its
+    fatal choice some dozens of cards before, and kept only states that share it; a
+    search from the states it kept then revises every later choice. ``seen``: positions
+    earlier tail searches of the same beam reached, not searched again (whether searched
+    to the end or left at a node cap: the next tails go elsewhere)."""
+    moves_of, apply, autoplay, key, won = fam.moves, fam.apply, fam.autoplay, fam.key, fam.won
+    locked = fam.locked_ahead
+    clock = core.clock
+    root = tail.state
+    path: list[list[IMove]] = []
+    stack: list[list[Any]] = [[moves_of(root), 0, root]]
+    nodes = 0
+    while stack:
+        frame = stack[-1]
+        ms = frame[0]
+        i = frame[1]
+        if i >= len(ms):
+            stack.pop()
+            if path:
+                path.pop()
+            continue
+        frame[1] = i + 1
+        m = ms[i]
+        st, done = autoplay(apply(frame[2], m))
+        if won(st):
+            line = tail.line + [x for step in path for x in step] + [m, *done]
+            realised = to_engine(position, concrete_line(position, line))
+            return Result(WINNABLE, nodes, 0.0, realised)
+        k = key(st)
+        if k in seen:
+            continue
+        seen.add(k)
+        nodes += 1
+        if not (m[0] == DEAL and locked(st)):
+            path.append([m, *done])
+            stack.append([moves_of(st), 0, st])
+        if nodes >= max_nodes or (not nodes & 255 and deadline is not None and clock() > deadline):
+            break
+    return Result(UNKNOWN, nodes, 0.0, reason="budget")
 
 
 class Beam(NamedTuple):
@@ -236,35 +317,110 @@ RANDOM_BEAMS_BELOW = 45
 def abstract_beams(
     position: Position, budget: float | None, max_nodes: int | None, seed: int = 0
 ) -> Result:
-    """:func:`abstract_beam` with the beams of :data:`BEAM_PORTFOLIO`, then random ones,
-    until one wins or the budget (or node cap) runs out. Different weightings and bottom
-    limits win different deals; a wider beam wins hardly more than a narrow one. It
-    answers "winnable" or "unknown" only; "unknown" with the reason "shallow" right after
-    the portfolio when none of its beams got below :data:`RANDOM_BEAMS_BELOW` cards left in
-    the stock (the caller's complete searches get the time)."""
+    """:func:`abstract_beam` with the beams of :data:`BEAM_PORTFOLIO`, then, with the time
+    left, random beams and :class:`TailSearches` from the states the fixed beams kept
+    (those of the beams that died with fewer than :data:`RANDOM_BEAMS_BELOW` cards left in
+    the stock) taking turns, each turn of tail searches as long as the random beam before
+    it (at least TAIL_TURN seconds), until one wins or the budget (or node cap) runs out.
+    Different weightings and bottom limits win different deals; a wider beam wins hardly
+    more than a narrow one. It answers "winnable" or "unknown" only; "unknown" with the
+    reason "shallow" right after the portfolio when none of its beams got below
+    :data:`RANDOM_BEAMS_BELOW` cards left in the stock (the caller's complete searches get
+    the time)."""
     t0 = core.clock()
     rng = random.Random(seed)
     nodes = 0
     i = 0
     alive = len(position.stock)  # the fewest cards left in the stock of a state a fixed beam kept
+    tails = TailSearches(position)
     while True:
         if i == len(BEAM_PORTFOLIO) and alive >= RANDOM_BEAMS_BELOW:
             return Result(UNKNOWN, nodes, core.clock() - t0, reason="shallow")
-        beam = BEAM_PORTFOLIO[i] if i < len(BEAM_PORTFOLIO) else random_beam(rng)
+        fixed = i < len(BEAM_PORTFOLIO)
+        beam = BEAM_PORTFOLIO[i] if fixed else random_beam(rng)
         i += 1
-        left = None if budget is None else budget - (core.clock() - t0)
+        started = core.clock()
+        left = None if budget is None else budget - (started - t0)
         if left is not None and left <= 0:
             break
         cap = None if max_nodes is None else max_nodes - nodes
         if cap is not None and cap <= 0:
             break
-        r = abstract_beam(position, left, cap, *beam)
+        kept: list[Tail] | None = [] if fixed else None
+        r = abstract_beam(position, left, cap, *beam, tails=kept)
         nodes += r.nodes
         alive = min(alive, r.extra.get("alive", alive))
         if r.result == WINNABLE:
             r.nodes, r.seconds = nodes, core.clock() - t0
             r.extra["beam"] = i
             return r
+        if kept and r.extra["alive"] < RANDOM_BEAMS_BELOW:
+            tails.add(kept)
         if budget is None and max_nodes is None and i >= len(BEAM_PORTFOLIO):
             break  # unbounded: the fixed beams only
+        if not fixed and tails.left():
+            turn = max(core.clock() - started, TAIL_TURN)
+            end = core.clock() + turn
+            deadline = end if budget is None else min(end, t0 + budget)
+            r = tails.run(deadline, None if max_nodes is None else max_nodes - nodes)
+            nodes += r.nodes
+            if r.result == WINNABLE:
+                r.nodes, r.seconds = nodes, core.clock() - t0
+                return r
     return Result(UNKNOWN, nodes, core.clock() - t0, reason="budget")
+
+
+class TailSearches:
+    """:func:`tail_search` from the tails of the fixed beams, beam by beam in the order
+    they ran, each beam's tails in the order it kept them; :meth:`run` goes on where the
+    last run stopped. Each beam's tails share one set of positions reached."""
+
+    def __init__(self, position: Position) -> None:
+        self.position = position
+        self.fam = RailAbstract(position.rules)
+        self.fam.start(position)
+        self.queue: list[list[Tail]] = []
+        self.beam = 0  # the beam whose tails are searched next, and its next tail
+        self.next = 0
+        self.seen: set[bytes] = set()
+        self.done = 0  # tail searches run
+
+    def add(self, tails: list[Tail]) -> None:
+        self.queue.append(tails)
+
+    def left(self) -> bool:
+        return self.beam < len(self.queue)
+
+    def run(self, deadline: float | None, max_nodes: int | None) -> Result:
+        """Tail searches until one wins, the deadline passes or the node cap is reached."""
+        nodes = 0
+        while self.left():
+            tails = self.queue[self.beam]
+            if self.next >= len(tails):
+                self.beam += 1
+                self.next = 0
+                self.seen = set()
+                continue
+            cap = TAIL_NODES if max_nodes is None else min(TAIL_NODES, max_nodes - nodes)
+            if cap <= 0 or (deadline is not None and core.clock() > deadline):
+                break
+            tail = tails[self.next]
+            self.next += 1
+            self.done += 1
+            r = tail_search(self.position, self.fam, tail, self.seen, deadline, cap)
+            nodes += r.nodes
+            if r.result == WINNABLE:
+                r.nodes = nodes
+                r.extra["tail"] = self.done
+                return r
+        return Result(UNKNOWN, nodes, 0.0, reason="budget")
+
+
+def tail_searches(
+    position: Position, tails: list[Tail], deadline: float | None, max_nodes: int | None
+) -> Result:
+    """:func:`tail_search` from each of one beam's tails in turn, until one wins, the
+    deadline passes or the node cap is reached."""
+    queue = TailSearches(position)
+    queue.add(tails)
+    return queue.run(deadline, max_nodes)
