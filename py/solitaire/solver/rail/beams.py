@@ -8,11 +8,11 @@ from __future__ import annotations
 import random
 from itertools import accumulate
 from operator import gt
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from ...position import Position
 from .. import core
-from ..core import DEAL, UNKNOWN, WINNABLE, IMove, Result, State, to_engine
+from ..core import DEAL, UNKNOWN, WINNABLE, DepthFirst, IMove, Result, State, to_engine
 from .lock import RailAbstract, concrete_line
 
 #: Beam score weights: (foundation cards, waste cards, waste blockers, tableau slack,
@@ -214,40 +214,17 @@ def tail_search(
     search from the states it kept then revises every later choice. ``seen``: positions
     earlier tail searches of the same beam reached, not searched again (whether searched
     to the end or left at a node cap: the next tails go elsewhere)."""
-    moves_of, apply, autoplay, key, won = fam.moves, fam.apply, fam.autoplay, fam.key, fam.won
     locked = fam.locked_ahead
-    clock = core.clock
-    root = tail.state
-    path: list[list[IMove]] = []
-    stack: list[list[Any]] = [[moves_of(root), 0, root]]
-    nodes = 0
-    while stack:
-        frame = stack[-1]
-        ms = frame[0]
-        i = frame[1]
-        if i >= len(ms):
-            stack.pop()
-            if path:
-                path.pop()
-            continue
-        frame[1] = i + 1
-        m = ms[i]
-        st, done = autoplay(apply(frame[2], m))
-        if won(st):
-            line = tail.line + [x for step in path for x in step] + [m, *done]
-            realised = to_engine(position, concrete_line(position, line))
-            return Result(WINNABLE, nodes, 0.0, realised)
-        k = key(st)
-        if k in seen:
-            continue
-        seen.add(k)
-        nodes += 1
-        if not (m[0] == DEAL and locked(st)):
-            path.append([m, *done])
-            stack.append([moves_of(st), 0, st])
-        if nodes >= max_nodes or (not nodes & 255 and deadline is not None and clock() > deadline):
-            break
-    return Result(UNKNOWN, nodes, 0.0, reason="budget")
+
+    def dead(m: IMove | None, st: State) -> bool:
+        return m is not None and m[0] == DEAL and locked(st)
+
+    search = DepthFirst(position, fam, concrete_line, dead, (tail.state, tail.line), seen)
+    budget = None if deadline is None else max(deadline - core.clock(), 0.0)
+    r = search.run(budget, max_nodes - 1)  # its root counts as one
+    if r.result != WINNABLE:  # lost from this state only: the deal may still be won
+        r.result, r.reason = UNKNOWN, "tail"
+    return r
 
 
 class Beam(NamedTuple):
@@ -402,7 +379,7 @@ class TailSearches:
                 self.seen = set()
                 continue
             cap = TAIL_NODES if max_nodes is None else min(TAIL_NODES, max_nodes - nodes)
-            if cap <= 0 or (deadline is not None and core.clock() > deadline):
+            if cap < 2 or (deadline is not None and core.clock() > deadline):
                 break
             tail = tails[self.next]
             self.next += 1
