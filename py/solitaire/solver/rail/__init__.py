@@ -224,7 +224,8 @@ PROBE_NODES = 50_000
 
 def search(position: Position, budget: float | None, max_nodes: int | None) -> Result:
     """Over tableau multisets: the complete search (:func:`abstract_search`, 5 % of the
-    budget), beam searches (:func:`abstract_beams`, 55 %: they can only find wins; less
+    budget), beam searches and tail searches from their states (:func:`abstract_beams`,
+    55 %: they can only find wins; less
     where every fixed beam dies early, see :data:`.beams.RANDOM_BEAMS_BELOW`), then
     that complete search and a second one with its moves in the reverse order (deal first)
     in turns of RAIL_TURN_NODES positions, each skipping what the other proved lost, with

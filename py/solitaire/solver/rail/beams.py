@@ -1,7 +1,8 @@
 """Double Rail's beam searches over tableau multisets and their portfolio: they find wins
 fast where the complete search gets lost, and prove nothing ("winnable" with a line, or
 "unknown"). Each layer is one card dealt; states are scored by :func:`beam_score` and the
-waste lock (:mod:`.lock`) drops the dead ones."""
+waste lock (:mod:`.lock`) drops the dead ones. Tail searches (:class:`TailSearches`) are
+bounded complete searches from the states a beam kept some dozens of cards before it died."""
 
 from __future__ import annotations
 
@@ -287,7 +288,8 @@ def random_beam(rng: random.Random) -> Beam:
 #: deals 1-450, the 16 that only random beams won had a fixed beam get down to 0-43 cards
 #: left; in the 16 where none got below 46 (lost deals, deals the complete searches win,
 #: unknown ones), 40 s of random beams won nothing
-#: (bench/results/2026-11-29-double-rail-shallow-beams.md).
+#: (bench/results/2026-11-29-double-rail-shallow-beams.md). The tail searches start only
+#: from the beams that got below it.
 RANDOM_BEAMS_BELOW = 45
 
 
