@@ -672,6 +672,7 @@ def test_tail_searches_win_where_the_beam_that_kept_the_states_died() -> None:
     assert 0 < len(tails) <= len(TAIL_BACK) * TAIL_STATES
     result = tail_searches(position, tails, None, None)
     assert result.result == WINNABLE
+    assert tails[result.extra["tail"] - 1].state[3] == 41 + 10  # one card dealt a layer
     assert result.line is not None
     assert replays_to_win(position, result.line)
     position = Position.deal_of("double-rail", 409)
