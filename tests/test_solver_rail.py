@@ -14,7 +14,7 @@ from test_solver import brute_force, build, replays_to_win
 from solitaire import STOCK, WASTE, Move, Position
 from solitaire.cards import RANKS, SUITS
 from solitaire.rules import GAMES
-from solitaire.solver import UNKNOWN, UNWINNABLE, WINNABLE, solve
+from solitaire.solver import UNKNOWN, UNWINNABLE, WINNABLE, core, solve
 from solitaire.solver.core import DEAL, Result
 from solitaire.solver.rail import abstract_search, complete_search, lock
 from solitaire.solver.rail.beams import BEAM_WEIGHTS, abstract_beam, abstract_beams
@@ -644,44 +644,77 @@ def test_random_beams_run_only_where_a_fixed_beam_got_deep() -> None:
     position = Position.deal_of("double-rail", 409)
     alive = [abstract_beam(position, None, None, *beam).extra["alive"] for beam in BEAM_PORTFOLIO]
     assert min(alive) >= RANDOM_BEAMS_BELOW
-    result = abstract_beams(position, 30, None)
+    asked: list[float] = []
+    result = abstract_beams(position, 30, None, deep_budget=deep_budget_asked(asked, 1.0))
     assert result.result == UNKNOWN
     assert result.reason == "shallow"
     assert result.seconds < 15
+    assert not asked  # a shallow deal gets no longer share
 
 
-def test_tail_searches_win_where_the_beam_that_kept_the_states_died() -> None:
-    """Deal 270 (unknown at 60 s before tail searches): the second fixed beam dies with 41
-    cards left in the stock; a bounded complete search from one of the states it kept 10
-    layers before its end wins, and the line (the beam's moves to that state, then the
-    search's) replays to a win. A tail search never says lost: from deal 409's states
-    (a lost deal) it answers "unknown", within its node cap."""
+def deep_budget_asked(asked: list[float], seconds: float) -> Callable[[], float]:
+    """A ``deep_budget`` for :func:`abstract_beams` that notes the clock when it is asked."""
+
+    def deep_budget() -> float:
+        asked.append(core.clock())
+        return seconds
+
+    return deep_budget
+
+
+def test_beams_of_a_deep_deal_run_for_the_deep_budget() -> None:
+    """Deal 225 (unknown at 60 s): a fixed beam gets below RANDOM_BEAMS_BELOW cards left, so
+    after the portfolio the random and tail beams run for the seconds ``deep_budget``
+    returns (the solver's longer share for deep deals), not to the end of ``budget``."""
+    position = Position.deal_of("double-rail", 225)
+    asked: list[float] = []
+    result = abstract_beams(position, 60, None, deep_budget=deep_budget_asked(asked, 2.0))
+    assert result.result == UNKNOWN
+    assert result.reason == "budget"
+    assert len(asked) == 1
+    assert 2.0 <= core.clock() - asked[0] < 3.0
+
+
+def test_tail_beams_win_where_the_beams_that_kept_the_states_died() -> None:
+    """Deal 255 (unknown at 60 s before tail beams): no fixed beam wins it, and those that
+    die with fewer than RANDOM_BEAMS_BELOW cards left keep their states some layers before
+    their end; a beam of random weights from one of them wins within the first round of
+    tails, and the line (the fixed beam's moves to that state, then the tail beam's)
+    replays to a win. Tail beams never say lost: from deal 409's states (a lost deal) they
+    answer "unknown", within their node cap."""
     from solitaire.solver.rail.beams import (
         BEAM_PORTFOLIO,
+        RANDOM_BEAMS_BELOW,
         TAIL_BACK,
         TAIL_STATES,
         Tail,
-        tail_searches,
+        TailBeams,
     )
 
-    position = Position.deal_of("double-rail", 270)
-    tails: list[Tail] = []
-    beam = abstract_beam(position, None, None, *BEAM_PORTFOLIO[1], tails=tails)
-    assert beam.result == UNKNOWN
-    assert beam.extra["alive"] == 41
-    assert 0 < len(tails) <= len(TAIL_BACK) * TAIL_STATES
-    result = tail_searches(position, tails, None, None)
+    position = Position.deal_of("double-rail", 255)
+    beams = TailBeams(position)
+    for beam in BEAM_PORTFOLIO:
+        tails: list[Tail] = []
+        fixed = abstract_beam(position, None, None, *beam, tails=tails)
+        assert fixed.result == UNKNOWN
+        assert len(tails) <= len(TAIL_BACK) * TAIL_STATES
+        if fixed.extra["alive"] < RANDOM_BEAMS_BELOW:
+            beams.add(tails)
+    assert beams.tails
+    result = beams.run(None, None, None)
     assert result.result == WINNABLE
-    assert tails[result.extra["tail"] - 1].state[3] == 41 + 10  # one card dealt a layer
+    assert result.extra["tail"] <= len(beams.tails)
     assert result.line is not None
     assert replays_to_win(position, result.line)
     position = Position.deal_of("double-rail", 409)
     tails = []
     abstract_beam(position, None, None, *BEAM_PORTFOLIO[0], tails=tails)
-    assert tails
-    result = tail_searches(position, tails, None, 30_000)
+    beams = TailBeams(position)
+    beams.add(tails)
+    result = beams.run(None, None, 30_000)
     assert result.result == UNKNOWN
-    assert result.nodes <= 30_000
+    assert result.nodes <= 30_000 + 300  # a beam stops within a layer of its cap
+    assert beams.done > len(tails)  # round again, with new weights
 
 
 def test_complete_search_resumes_where_it_stopped() -> None:

@@ -217,6 +217,13 @@ RAIL_PROBE_PHASE = 0.05
 # counted in positions, so that where a search stands does not depend on the machine.
 RAIL_TURN_NODES = 20_000
 RAIL_BEAM_PHASE = 0.55
+#: Where some fixed beam got below beams.RANDOM_BEAMS_BELOW cards left in the stock, the
+#: random and tail beams go on to this fraction of the budget (the complete searches get
+#: the rest). Why: of deals 1-1977, every deal the complete searches proved lost after the
+#: beams' usual share had every fixed beam die with 50 or more cards left, and of deals
+#: 1-450 they won one deep deal after it (103, at 45 s); the tail beams win deep deals up
+#: to the end of a longer share (docs/solver.md).
+RAIL_DEEP_BEAMS_END = 0.85
 RAIL_FIRST_PHASE = 0.05
 #: The first complete search's node cap when neither a budget nor a node cap is given.
 PROBE_NODES = 50_000
@@ -260,7 +267,12 @@ def search(position: Position, budget: float | None, max_nodes: int | None) -> R
     phases: list[tuple[Callable[[float | None, int | None], Result], float, float, int | None]] = [
         (complete.run, 0.0, RAIL_PROBE_PHASE, PROBE_NODES),
         # unbounded: its fixed beams
-        (partial(abstract_beams, position), RAIL_PROBE_PHASE, beams_end, None),
+        (
+            partial(abstract_beams, position, deep_budget=lambda: share(RAIL_DEEP_BEAMS_END)),
+            RAIL_PROBE_PHASE,
+            beams_end,
+            None,
+        ),
     ]
     for run, start, end, unbounded_cap in phases:
         r = run(

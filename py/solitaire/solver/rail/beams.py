@@ -1,19 +1,20 @@
 """Double Rail's beam searches over tableau multisets and their portfolio: they find wins
 fast where the complete search gets lost, and prove nothing ("winnable" with a line, or
 "unknown"). Each layer is one card dealt; states are scored by :func:`beam_score` and the
-waste lock (:mod:`.lock`) drops the dead ones. Tail searches (:class:`TailSearches`) are
-bounded complete searches from the states a beam kept some dozens of cards before it died."""
+waste lock (:mod:`.lock`) drops the dead ones. Tail beams (:class:`TailBeams`) start from
+the states a beam kept some dozens of cards before it died."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from itertools import accumulate
 from operator import gt
 from typing import NamedTuple
 
 from ...position import Position
 from .. import core
-from ..core import DEAL, UNKNOWN, WINNABLE, DepthFirst, IMove, Result, State, to_engine
+from ..core import DEAL, UNKNOWN, WINNABLE, IMove, Result, State, to_engine
 from .lock import RailAbstract, concrete_line
 
 #: Beam score weights: (foundation cards, waste cards, waste blockers, tableau slack,
@@ -85,6 +86,7 @@ def abstract_beam(
     bottom: int = 0,
     per_bottom: int = 0,
     tails: list[Tail] | None = None,
+    start: Tail | None = None,
 ) -> Result:
     """Beam search over tableau multisets, one layer per card dealt: every state reachable
     from the layer without dealing (foundation moves, waste cards to the tableau) is
@@ -100,13 +102,16 @@ def abstract_beam(
 
     With ``tails``, a beam that dies appends to it the best TAIL_STATES states it kept
     TAIL_BACK[i] layers before its last one, each with its line from the root, for
-    :func:`tail_search`."""
+    :class:`TailBeams`; with ``start``, the beam starts from such a state instead of the
+    position (its line then begins with the tail's)."""
     t0 = core.clock()
     clock = core.clock
     fam = RailAbstract(position.rules)
     deadline = None if budget is None else t0 + budget
     node_cap = max_nodes if max_nodes is not None else 1 << 62
     root, autos = fam.autoplay(fam.start(position))
+    if start is not None:
+        root, autos = start.state, list(start.line)
     parents: list[int] = [-1]
     steps: list[list[IMove]] = [autos]
 
@@ -190,42 +195,14 @@ class Tail(NamedTuple):
     line: list[IMove]
 
 
-#: How many layers (cards dealt) before a beam's last layer its tail searches start, and
-#: how many of each such layer's best states they start from; the positions each tail
-#: search may expand.
+#: How many layers (cards dealt) before a beam's last layer the tail beams start, and how
+#: many of each such layer's best states they start from.
 TAIL_BACK = (5, 10, 20, 30, 40, 50, 60)
 TAIL_STATES = 20
-TAIL_NODES = 20_000
-#: The shortest turn of tail searches after a random beam, in seconds.
+#: After each random beam, tail beams run for this many times as long as it took (at least
+#: TAIL_TURN seconds): see :func:`abstract_beams`.
+TAIL_SHARE = 3.0
 TAIL_TURN = 1.0
-
-
-def tail_search(
-    position: Position,
-    fam: RailAbstract,
-    tail: Tail,
-    seen: set[bytes],
-    deadline: float | None,
-    max_nodes: int,
-) -> Result:
-    """A depth-first search over tableau multisets from a state a beam kept, with the
-    waste lock, up to ``max_nodes`` positions: "winnable" (the line from the deal) or
-    "unknown" (it proves nothing). Why: a beam that dies after many cards has made its
-    fatal choice some dozens of cards before, and kept only states that share it; a
-    search from the states it kept then revises every later choice. ``seen``: positions
-    earlier tail searches of the same beam reached, not searched again (whether searched
-    to the end or left at a node cap: the next tails go elsewhere)."""
-    locked = fam.locked_ahead
-
-    def dead(m: IMove | None, st: State) -> bool:
-        return m is not None and m[0] == DEAL and locked(st)
-
-    search = DepthFirst(position, fam, concrete_line, dead, (tail.state, tail.line), seen)
-    budget = None if deadline is None else max(deadline - core.clock(), 0.0)
-    r = search.run(budget, max_nodes - 1)  # its root counts as one
-    if r.result != WINNABLE:  # lost from this state only: the deal may still be won
-        r.result, r.reason = UNKNOWN, "tail"
-    return r
 
 
 class Beam(NamedTuple):
@@ -288,33 +265,46 @@ def random_beam(rng: random.Random) -> Beam:
 #: deals 1-450, the 16 that only random beams won had a fixed beam get down to 0-43 cards
 #: left; in the 16 where none got below 46 (lost deals, deals the complete searches win,
 #: unknown ones), 40 s of random beams won nothing
-#: (bench/results/2026-11-29-double-rail-shallow-beams.md). The tail searches start only
-#: from the beams that got below it.
+#: (bench/results/2026-11-29-double-rail-shallow-beams.md). The tail beams start only
+#: from the states of the beams that got below it.
 RANDOM_BEAMS_BELOW = 45
 
 
 def abstract_beams(
-    position: Position, budget: float | None, max_nodes: int | None, seed: int = 0
+    position: Position,
+    budget: float | None,
+    max_nodes: int | None,
+    seed: int = 0,
+    deep_budget: Callable[[], float | None] | None = None,
 ) -> Result:
     """:func:`abstract_beam` with the beams of :data:`BEAM_PORTFOLIO`, then, with the time
-    left, random beams and :class:`TailSearches` from the states the fixed beams kept
-    (those of the beams that died with fewer than :data:`RANDOM_BEAMS_BELOW` cards left in
-    the stock) taking turns, each turn of tail searches as long as the random beam before
-    it (at least TAIL_TURN seconds), until one wins or the budget (or node cap) runs out.
+    left, random beams from the deal and :class:`TailBeams` from the states the fixed beams
+    kept (those of the beams that died with fewer than :data:`RANDOM_BEAMS_BELOW` cards
+    left in the stock) taking turns, each turn of tail beams TAIL_SHARE times as long as
+    the random beam before it (at least TAIL_TURN seconds), until one wins or the budget
+    (or node cap) runs out. Why both: of the deals 1-450 that no fixed beam wins, tail
+    beams alone won 24 of 27 within 40 s, random beams from the deal won 3 of the others
+    at once (docs/solver.md).
     Different weightings and bottom limits win different deals; a wider beam wins hardly
     more than a narrow one. It answers "winnable" or "unknown" only; "unknown" with the
     reason "shallow" right after the portfolio when none of its beams got below
     :data:`RANDOM_BEAMS_BELOW` cards left in the stock (the caller's complete searches get
-    the time)."""
+    the time). Where some did, and ``deep_budget`` is given, the random and tail beams run
+    for the seconds it returns (asked after the portfolio, counted from then) instead of
+    what is left of ``budget``."""
     t0 = core.clock()
     rng = random.Random(seed)
     nodes = 0
     i = 0
     alive = len(position.stock)  # the fewest cards left in the stock of a state a fixed beam kept
-    tails = TailSearches(position)
+    tails = TailBeams(position, seed)
     while True:
-        if i == len(BEAM_PORTFOLIO) and alive >= RANDOM_BEAMS_BELOW:
-            return Result(UNKNOWN, nodes, core.clock() - t0, reason="shallow")
+        if i == len(BEAM_PORTFOLIO):
+            if alive >= RANDOM_BEAMS_BELOW:
+                return Result(UNKNOWN, nodes, core.clock() - t0, reason="shallow")
+            if deep_budget is not None:
+                more = deep_budget()
+                budget = None if more is None else core.clock() - t0 + more
         fixed = i < len(BEAM_PORTFOLIO)
         beam = BEAM_PORTFOLIO[i] if fixed else random_beam(rng)
         i += 1
@@ -337,11 +327,13 @@ def abstract_beams(
             tails.add(kept)
         if budget is None and max_nodes is None and i >= len(BEAM_PORTFOLIO):
             break  # unbounded: the fixed beams only
-        if not fixed and tails.left():
-            turn = max(core.clock() - started, TAIL_TURN)
-            end = core.clock() + turn
-            deadline = end if budget is None else min(end, t0 + budget)
-            r = tails.run(deadline, None if max_nodes is None else max_nodes - nodes)
+        if not fixed and tails.tails:
+            turn = max(TAIL_SHARE * (core.clock() - started), TAIL_TURN)
+            r = tails.run(
+                core.clock() + turn,
+                None if budget is None else t0 + budget,
+                None if max_nodes is None else max_nodes - nodes,
+            )
             nodes += r.nodes
             if r.result == WINNABLE:
                 r.nodes, r.seconds = nodes, core.clock() - t0
@@ -349,57 +341,46 @@ def abstract_beams(
     return Result(UNKNOWN, nodes, core.clock() - t0, reason="budget")
 
 
-class TailSearches:
-    """:func:`tail_search` from the tails of the fixed beams, beam by beam in the order
-    they ran, each beam's tails in the order it kept them; :meth:`run` goes on where the
-    last run stopped. Each beam's tails share one set of positions reached."""
+class TailBeams:
+    """Beams of random weights (:func:`random_beam`), each from the next of the fixed beams'
+    tails (:class:`Tail`): beam by beam in the order they ran, each beam's tails in the order
+    it kept them, then round again with new weights. :meth:`run` goes on where the last run
+    stopped. Why: a beam that dies after many cards made its fatal choice some dozens of
+    cards before and then kept only states that share it; a beam of other weights from a
+    state it kept earlier keeps the beam's good start and revises every later choice. Its
+    own generator, so that the random beams from the deal draw the same weights whether or
+    not tail beams run between them."""
 
-    def __init__(self, position: Position) -> None:
+    def __init__(self, position: Position, seed: int = 0) -> None:
         self.position = position
-        self.fam = RailAbstract(position.rules)
-        self.fam.start(position)
-        self.queue: list[list[Tail]] = []
-        self.beam = 0  # the beam whose tails are searched next, and its next tail
-        self.next = 0
-        self.seen: set[bytes] = set()
-        self.done = 0  # tail searches run
+        self.rng = random.Random(seed)
+        self.tails: list[Tail] = []
+        self.done = 0  # tail beams run
 
     def add(self, tails: list[Tail]) -> None:
-        self.queue.append(tails)
+        self.tails.extend(tails)
 
-    def left(self) -> bool:
-        return self.beam < len(self.queue)
-
-    def run(self, deadline: float | None, max_nodes: int | None) -> Result:
-        """Tail searches until one wins, the deadline passes or the node cap is reached."""
+    def run(self, until: float | None, deadline: float | None, max_nodes: int | None) -> Result:
+        """Tail beams until one wins, the time ``until`` passes (a beam started before it
+        runs to its end: cut at a turn's end, its search would be lost) or the ``deadline``
+        does (that cuts a beam), or the node cap is reached."""
         nodes = 0
-        while self.left():
-            tails = self.queue[self.beam]
-            if self.next >= len(tails):
-                self.beam += 1
-                self.next = 0
-                self.seen = set()
-                continue
-            cap = TAIL_NODES if max_nodes is None else min(TAIL_NODES, max_nodes - nodes)
-            if cap < 2 or (deadline is not None and core.clock() > deadline):
+        while self.tails:
+            now = core.clock()
+            left = None if deadline is None else deadline - now
+            cap = None if max_nodes is None else max_nodes - nodes
+            if (
+                (until is not None and now >= until)
+                or (left is not None and left <= 0)
+                or (cap is not None and cap <= 0)
+            ):
                 break
-            tail = tails[self.next]
-            self.next += 1
+            tail = self.tails[self.done % len(self.tails)]
             self.done += 1
-            r = tail_search(self.position, self.fam, tail, self.seen, deadline, cap)
+            r = abstract_beam(self.position, left, cap, *random_beam(self.rng), start=tail)
             nodes += r.nodes
             if r.result == WINNABLE:
                 r.nodes = nodes
                 r.extra["tail"] = self.done
                 return r
         return Result(UNKNOWN, nodes, 0.0, reason="budget")
-
-
-def tail_searches(
-    position: Position, tails: list[Tail], deadline: float | None, max_nodes: int | None
-) -> Result:
-    """:func:`tail_search` from each of one beam's tails in turn, until one wins, the
-    deadline passes or the node cap is reached."""
-    queue = TailSearches(position)
-    queue.add(tails)
-    return queue.run(deadline, max_nodes)
