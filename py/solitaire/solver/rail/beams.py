@@ -109,9 +109,8 @@ def abstract_beam(
     fam = RailAbstract(position.rules)
     deadline = None if budget is None else t0 + budget
     node_cap = max_nodes if max_nodes is not None else 1 << 62
-    root, autos = fam.autoplay(fam.start(position))
-    if start is not None:
-        root, autos = start.state, list(start.line)
+    first = fam.start(position)  # (also sets the family up: the stock's order)
+    root, autos = fam.autoplay(first) if start is None else (start.state, list(start.line))
     parents: list[int] = [-1]
     steps: list[list[IMove]] = [autos]
 
