@@ -380,6 +380,19 @@ def tap_hint(page: Page) -> None:
     page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
+def tap_hint_from_line(page: Page, game: Game) -> dict[str, str]:
+    """Tap Hint after a move of a proved line: the answer is the line's next move, "winning",
+    within 2 s (no search), and legal in ``game``; the hint button's state."""
+    tap_hint(page)
+    page.wait_for_function(
+        "document.getElementById('btn-hint').dataset.hint === 'winning'", timeout=2000
+    )
+    state = hinted(page)[0]
+    assert state["hintFrom"] == "line", state
+    assert game.position.why_illegal(Move.parse(state["hintMove"])) is None
+    return state
+
+
 def test_on_a_phone_hints_keep_to_their_proved_line_and_asking_again_searches_longer(
     phone_page: Page,
 ) -> None:
@@ -421,13 +434,7 @@ def test_on_a_phone_hints_keep_to_their_proved_line_and_asking_again_searches_lo
         )
         game.play(move)
         wait_table(page, game.position)
-        tap_hint(page)
-        page.wait_for_function(
-            "document.getElementById('btn-hint').dataset.hint === 'winning'", timeout=2000
-        )
-        state = hinted(page)[0]
-        assert state["hintFrom"] == "line", state
-        assert game.position.why_illegal(Move.parse(state["hintMove"])) is None
+        state = tap_hint_from_line(page, game)
         expect(toast).to_contain_text("It leads to a win")
     assert "thinking" not in page.evaluate("window.hintStates")
     assert solve(game.position, budget=20).result == WINNABLE
@@ -504,11 +511,5 @@ def test_on_a_phone_a_hint_on_double_rail_is_proved_by_a_tail_beam(phone_page: P
     page.touchscreen.tap(x, y)
     game.play(move)
     wait_table(page, game.position)
-    tap_hint(page)
-    page.wait_for_function(
-        "document.getElementById('btn-hint').dataset.hint === 'winning'", timeout=2000
-    )
-    state = hinted(page)[0]
-    assert state["hintFrom"] == "line", state
-    assert game.position.why_illegal(Move.parse(state["hintMove"])) is None
+    tap_hint_from_line(page, game)
     assert "thinking" not in page.evaluate("window.hintStates")
