@@ -213,6 +213,32 @@ def test_lock_memo_answers_as_a_fresh_test(monkeypatch: pytest.MonkeyPatch) -> N
     assert locked > 10
 
 
+def test_lock_memo_is_kept_for_the_same_stock_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The beams of a deal share one family (and its waste-lock memo): started again on the
+    same deal it keeps its answers, on another deal it empties them; either way it answers
+    as a fresh family, also with the memo emptied every few entries."""
+    monkeypatch.setattr(lock, "LOCK_MEMO", 11)
+    shared = RailAbstract(GAMES["double-rail"])
+    asked = 0
+    memo = None
+    for deal, kept in ((3, False), (3, True), (9, False), (3, False)):
+        position = Position.deal_of("double-rail", deal)
+        st, _ = shared.autoplay(shared.start(position))
+        assert (shared.leave_answers is memo) == kept
+        memo = shared.leave_answers
+        rnd = random.Random(deal + asked)
+        for _ in range(150):
+            fresh = RailAbstract(GAMES["double-rail"])
+            fresh.start(position)
+            assert shared.lock_margin(st) == fresh.lock_margin(st)
+            asked += 1
+            nxt = random_step(shared, st, rnd)
+            if nxt is None:
+                break
+            st = nxt
+    assert asked > 300
+
+
 def test_lock_margin_counts_the_deals_left_before_the_waste_locks() -> None:
     """``lock_margin``: with the same waste and m fewer cards in the stock the position is
     not locked, with m + 1 fewer it is (by the slow definition), m the margin; -1 exactly

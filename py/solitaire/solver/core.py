@@ -288,20 +288,15 @@ class DepthFirst:
         fam: Family | None = None,
         realise: Callable[[Position, list[IMove]], list[IMove]] | None = None,
         dead: Callable[[IMove | None, State], bool] | None = None,
-        start: tuple[State, list[IMove]] | None = None,
-        seen: set[Any] | None = None,
     ) -> None:
         self.position = position
         self.fam = fam = family(position.rules) if fam is None else fam
         self.realise = realise
         self.dead = dead
-        # ``start``: search from this state of the (started) family, reached from the
-        # position by these moves, instead of from the position; ``seen``: positions not to
-        # expand, shared with other searches and added to (Double Rail's tail searches)
-        root, autos = fam.autoplay(fam.start(position)) if start is None else start
+        root, autos = fam.autoplay(fam.start(position))
         self.nodes = 1
         self.counted = 0  # nodes already reported by earlier runs
-        self.seen = set() if seen is None else seen
+        self.seen: set[Any] = set()
         self.seen.add(fam.key(root))
         self.path: list[list[IMove]] = [autos]
         self.stack: list[list[Any]] = [[fam.moves(root), 0, root]]

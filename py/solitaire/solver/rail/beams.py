@@ -87,6 +87,7 @@ def abstract_beam(
     per_bottom: int = 0,
     tails: list[Tail] | None = None,
     start: Tail | None = None,
+    fam: RailAbstract | None = None,
 ) -> Result:
     """Beam search over tableau multisets, one layer per card dealt: every state reachable
     from the layer without dealing (foundation moves, waste cards to the tableau) is
@@ -103,10 +104,12 @@ def abstract_beam(
     With ``tails``, a beam that dies appends to it the best TAIL_STATES states it kept
     TAIL_BACK[i] layers before its last one, each with its line from the root, for
     :class:`TailBeams`; with ``start``, the beam starts from such a state instead of the
-    position (its line then begins with the tail's)."""
+    position (its line then begins with the tail's). ``fam``: the family to search with,
+    shared by the beams of one position so that they share its waste-lock memo."""
     t0 = core.clock()
     clock = core.clock
-    fam = RailAbstract(position.rules)
+    if fam is None:
+        fam = RailAbstract(position.rules)
     deadline = None if budget is None else t0 + budget
     node_cap = max_nodes if max_nodes is not None else 1 << 62
     first = fam.start(position)  # (also sets the family up: the stock's order)
@@ -184,7 +187,10 @@ def abstract_beam(
             if back < len(kept):
                 for node, st in kept[-1 - back]:
                     tails.append(Tail(st, core.trace_line(steps, parents, node, [])))
-    return Result(UNKNOWN, len(parents), clock() - t0, reason="beam", extra={"alive": alive})
+    up = max((sum(st[1]) for _, st in kept[-1]), default=0) if kept else 0
+    return Result(
+        UNKNOWN, len(parents), clock() - t0, reason="beam", extra={"alive": alive, "up": up}
+    )
 
 
 class Tail(NamedTuple):
@@ -296,7 +302,8 @@ def abstract_beams(
     nodes = 0
     i = 0
     alive = len(position.stock)  # the fewest cards left in the stock of a state a fixed beam kept
-    tails = TailBeams(position, seed)
+    fam = RailAbstract(position.rules)
+    tails = TailBeams(position, seed, fam)
     while True:
         if i == len(BEAM_PORTFOLIO):
             if alive >= RANDOM_BEAMS_BELOW:
@@ -315,7 +322,7 @@ def abstract_beams(
         if cap is not None and cap <= 0:
             break
         kept: list[Tail] | None = [] if fixed else None
-        r = abstract_beam(position, left, cap, *beam, tails=kept)
+        r = abstract_beam(position, left, cap, *beam, tails=kept, fam=fam)
         nodes += r.nodes
         alive = min(alive, r.extra.get("alive", alive))
         if r.result == WINNABLE:
@@ -350,8 +357,9 @@ class TailBeams:
     own generator, so that the random beams from the deal draw the same weights whether or
     not tail beams run between them."""
 
-    def __init__(self, position: Position, seed: int = 0) -> None:
+    def __init__(self, position: Position, seed: int = 0, fam: RailAbstract | None = None) -> None:
         self.position = position
+        self.fam = RailAbstract(position.rules) if fam is None else fam
         self.rng = random.Random(seed)
         self.tails: list[Tail] = []
         self.done = 0  # tail beams run
@@ -376,7 +384,9 @@ class TailBeams:
                 break
             tail = self.tails[self.done % len(self.tails)]
             self.done += 1
-            r = abstract_beam(self.position, left, cap, *random_beam(self.rng), start=tail)
+            r = abstract_beam(
+                self.position, left, cap, *random_beam(self.rng), start=tail, fam=self.fam
+            )
             nodes += r.nodes
             if r.result == WINNABLE:
                 r.nodes = nodes

@@ -19,6 +19,7 @@ from __future__ import annotations
 from itertools import product
 
 from ...position import Position
+from ...rules import GameRules
 from ..core import DEAL, T2F, T2T, W2F, W2T, Family, IMove, State
 
 A_T2F = 10  # (A_T2F, face): a tableau card of that face to its foundation
@@ -29,16 +30,53 @@ class RailAbstract(Family):
     """Double Rail over tableau multisets. State: (counts, foundations, waste, stock count),
     ``counts`` a 52-byte string, how many copies of each face lie in the tableau."""
 
+    stock: bytes
+    piles: int
+    leave_answers: dict[bytes, int]  # the waste-lock memo: see lock_margin
+    under_counts: dict[bytes, LockCounts]
+    with_counts: dict[bytes, tuple[bytes, bytes, bytes, bytes, int]]  # see _first_fit
+    most_up: dict[bytes, list[int]]  # per foundations: rank r cards not up
+    stock_ranks: list[tuple[int, ...]]
+    score_tables: dict[tuple[int, ...], bytes]  # see beam_score
+    safe_faces: dict[tuple[int, ...], tuple[tuple[int, int], ...]]  # see autoplay
+    next_faces: dict[tuple[int, ...], tuple[tuple[int, int], ...]]  # see moves
+
+    def __init__(self, rules: GameRules) -> None:
+        super().__init__(rules)
+        self.piles = 0
+        self._new_stock(b"")
+
+    def _new_stock(self, stock: bytes) -> None:
+        """Empty the memos (they hold for one stock and number of piles)."""
+        self.stock = stock
+        self.leave_answers = {}
+        self.under_counts = {}
+        self.with_counts = {}
+        self.most_up = {}
+        self.score_tables = {}
+        self.safe_faces = {}
+        self.next_faces = {}
+        # stock_ranks[s]: cards of each rank among the stock's first s (dealt last)
+        ranks = [0] * 13
+        self.stock_ranks = [tuple(ranks)]
+        for c in stock:
+            ranks[c % 13] += 1
+            self.stock_ranks.append(tuple(ranks))
+
     def start(self, pos: Position) -> State:
-        self.stock = bytes(c % 52 for c in pos.stock)
+        """The position's state. The memos (the waste lock's above all) are kept when the
+        stock and the number of piles are those of the last position started: their answers
+        depend on nothing else (:meth:`lock_margin`), so the beams of one deal share them (a
+        tail beam starts with a long waste whose every prefix a beam before it has tested)."""
+        stock = bytes(c % 52 for c in pos.stock)
+        piles = len(pos.tableau)
+        if (stock, piles) != (self.stock, self.piles):
+            self._new_stock(stock)
+            self.piles = piles
         cnt = bytearray(52)
         for p in pos.tableau:
             for c in p:
                 cnt[c % 52] += 1
-        self.piles = len(pos.tableau)
-        self.leave_answers: dict[bytes, int] = {}
-        self.under_counts: dict[bytes, LockCounts] = {}
-        self.score_tables: dict[tuple[int, ...], bytes] = {}  # see beam_score
         waste = bytes(c % 52 for c in pos.waste)
         return (bytes(cnt), self.fnd_from(pos), waste, len(pos.stock))
 
@@ -63,10 +101,7 @@ class RailAbstract(Family):
     def fluid(m: list[int]) -> bool:
         """Some arrangement of these cards leaves a pile empty: the fewest descending runs
         that hold them (cards minus the best matchings between neighbouring ranks) < 5."""
-        b = sum(m)
-        for r in range(12):
-            b -= m[r] if m[r] < m[r + 1] else m[r + 1]
-        return b < 5
+        return sum(m) - sum(map(min, m, m[1:])) < 5
 
     def autoplay(self, st: State) -> tuple[State, list[IMove]]:
         """Safe cards to the foundations (rule 1). In Double Rail a card of rank r is safe
@@ -74,15 +109,14 @@ class RailAbstract(Family):
         high; only the next card of a pile can go, so only those eight faces are looked at."""
         cnt, fnd, waste, sn = st
         done: list[IMove] = []
-        again = True
-        while again:
-            again = False
-            low = min(fnd[1], fnd[3], fnd[5], fnd[7])  # the lower pile of each suit
-            for k in range(8):
-                h = fnd[k]
-                if h > low or h >= 13 or (k & 1 and h == fnd[k - 1]):
-                    continue
-                c = (k >> 1) * 13 + h
+        safe = self.safe_faces
+        while True:
+            faces = safe.get(fnd)
+            if faces is None:
+                if len(safe) > LOCK_MEMO:
+                    safe.clear()
+                faces = safe[fnd] = _safe_faces(fnd)
+            for k, c in faces:
                 if cnt[c]:
                     cnt = cnt[:c] + bytes((cnt[c] - 1,)) + cnt[c + 1 :]
                     done.append((A_T2F, c))
@@ -92,9 +126,9 @@ class RailAbstract(Family):
                 else:
                     continue
                 fnd = self.f_add(fnd, k)
-                again = True
                 break
-        return (cnt, fnd, waste, sn), done
+            else:
+                return (cnt, fnd, waste, sn), done
 
     def apply(self, st: State, m: IMove) -> State:
         cnt, fnd, waste, sn = st
@@ -119,11 +153,12 @@ class RailAbstract(Family):
             w = waste[-1]
             if self.f_index(fnd, w) >= 0:
                 out.append((W2F,))
-        for k in range(8):
-            h = fnd[k]
-            if h >= 13 or (k & 1 and h == fnd[k - 1]):
-                continue
-            c = (k >> 1) * 13 + h
+        nxt = self.next_faces.get(fnd)
+        if nxt is None:
+            if len(self.next_faces) > LOCK_MEMO:
+                self.next_faces.clear()
+            nxt = self.next_faces[fnd] = _next_faces(fnd)
+        for h, c in nxt:
             if cnt[c] and (fluid or h == 0 or m[h - 1] < m[h]):
                 out.append((A_T2F, c))
         if waste:
@@ -172,9 +207,11 @@ class RailAbstract(Family):
         tag = bytes(fnd)  # the heights now
         answers = self.leave_answers
         under = self.under_counts
-        if len(answers) > LOCK_MEMO or len(under) > LOCK_MEMO:
+        if len(answers) > LOCK_MEMO or len(under) > LOCK_MEMO or len(self.with_counts) > LOCK_MEMO:
             answers.clear()
             under.clear()
+            self.with_counts.clear()
+            self.most_up.clear()
         # answers[tag + waste[:j]]: the smallest size the card at height j (above those j
         # cards) can leave at, those under it leaving in order (negative: none up to some
         # stock size, as in _first_fit); a position usually shares all but its top card or
@@ -204,10 +241,13 @@ class RailAbstract(Family):
         have = j
         if counts is None:
             counts, have = LOCK_START, 0
-        most_up = [8] * 13  # rank r cards not on a foundation
-        for h in fnd:
-            for r in range(h):
-                most_up[r] -= 1
+        most_up = self.most_up.get(tag)  # rank r cards not on a foundation
+        if most_up is None:
+            most_up = [8] * 13
+            for h in fnd:
+                for r in range(h):
+                    most_up[r] -= 1
+            self.most_up[tag] = most_up
         for i in range(j + 1, n):
             while have < i:
                 have += 1
@@ -257,11 +297,19 @@ class RailAbstract(Family):
             # the complete search asks mostly near the stock count (deal 6: the card under
             # leaves at 64.6 cards of 66.3 on average): build the counts with the stock's
             # first start - 1 cards out of reach at once instead of card by card
+            # (kept per cards out of reach and size: many positions share a waste bottom)
             first = start - 1
-            v, caps, forced, need, fewest = _counts_with(counts[0], stock[:first])
-            for c in stock[:first]:
-                most[c % 13] -= 1
-                avail[c % 13] -= 1
+            memo = counts[0] + bytes((first,))
+            known = self.with_counts.get(memo)
+            if known is None:
+                v, caps, forced, need, fewest = _counts_with(counts[0], stock[:first])
+                self.with_counts[memo] = (bytes(v), bytes(caps), bytes(forced), bytes(need), fewest)
+            else:
+                v, caps, forced, need = (bytearray(b) for b in known[:4])
+                fewest = known[4]
+            dealt_last = self.stock_ranks[first]
+            most = [a - b for a, b in zip(most, dealt_last, strict=True)]
+            avail = [a - b for a, b in zip(avail, dealt_last, strict=True)]
         else:
             v, caps, forced, need = (bytearray(b) for b in counts[:4])
         for s in range(first, sn):
@@ -278,6 +326,28 @@ class RailAbstract(Family):
             ):
                 return s + 1
         return ~sn
+
+
+def _next_faces(fnd: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """(height, the face it takes next) of each foundation pile not yet full, the lower
+    of a suit's two piles only when they are level (the same face)."""
+    return tuple(
+        (fnd[k], (k >> 1) * 13 + fnd[k])
+        for k in range(8)
+        if fnd[k] < 13 and not (k & 1 and fnd[k] == fnd[k - 1])
+    )
+
+
+def _safe_faces(fnd: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """The foundation piles (and the face each takes next) whose next card is safe: at most
+    as high as the lower pile of every suit, the lower of a suit's two piles when they are
+    level (:meth:`RailAbstract.autoplay`)."""
+    low = min(fnd[1], fnd[3], fnd[5], fnd[7])  # the lower pile of each suit
+    return tuple(
+        (k, (k >> 1) * 13 + fnd[k])
+        for k in range(8)
+        if fnd[k] <= low and fnd[k] < 13 and not (k & 1 and fnd[k] == fnd[k - 1])
+    )
 
 
 #: (copies of each face out of reach, copies of each face that can be up, copies of each
