@@ -132,3 +132,31 @@ def test_progress_text() -> None:
     assert progress_line(30, 120, 15.0) == "30/120 deals (25.0 %), 2.0/s, 45 s left"
     assert duration(250) == "4 min 10 s"
     assert duration(3900) == "1 h 05 min"
+
+
+def test_a_paused_local_worker_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The survey's own cluster keeps a worker that is paused (SIGSTOP, as while benchmarks
+    run) for longer than the scheduler's heartbeat TTL, and the worker solves on when it is
+    resumed. The TTL is set to 1 s here (the scheduler then drops a silent worker after
+    about 5 s, ten heartbeats); ``local_cluster`` must switch it off."""
+    import dask
+    from dask.distributed import Client
+
+    from solitaire.cli.survey import local_cluster
+
+    with dask.config.set({"distributed.scheduler.worker-ttl": "1s"}):
+        cluster = local_cluster(1)
+    try:
+        with Client(cluster) as client:
+            before = dict(client.scheduler_info()["workers"])
+            (address,) = before
+            pid = client.run(os.getpid)[address]
+            os.kill(pid, signal.SIGSTOP)
+            try:
+                time.sleep(8)
+            finally:
+                os.kill(pid, signal.SIGCONT)
+            assert client.submit(os.getpid, pure=False).result(timeout=30) == pid
+            assert set(client.scheduler_info()["workers"]) == {address}
+    finally:
+        cluster.close()

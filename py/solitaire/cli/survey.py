@@ -195,21 +195,32 @@ def solve_in_process(jobs: list[Job]) -> Iterator[dict[str, Any]]:
         yield solve_deal_record(job)
 
 
+def local_cluster(workers: int) -> Any:
+    """A ``LocalCluster`` of ``workers`` single-threaded worker processes (the solver is pure
+    Python: one process per core) whose scheduler never drops a worker for missing
+    heartbeats (``distributed.scheduler.worker-ttl`` off). Why: a survey runs at the lowest
+    priority and is paused (SIGSTOP to its workers) while benchmarks run; with the default
+    5-minute TTL the scheduler restarts every paused worker, and its restart hangs on a
+    stopped process. A worker that dies is still noticed at once (its connection closes)."""
+    import dask
+    from dask.distributed import LocalCluster
+
+    with dask.config.set({"distributed.scheduler.worker-ttl": None}):
+        return LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+
+
 def solve_on_dask(
     jobs: list[Job], scheduler: str | None, workers: int, connect_timeout: float = CONNECT_TIMEOUT
 ) -> Iterator[dict[str, Any]]:
     """The records of ``jobs`` in the order they finish, solved on a Dask cluster (started here
     when ``scheduler`` is None). Raises ImportError when Dask is not installed."""
-    from dask.distributed import Client, LocalCluster, as_completed
+    from dask.distributed import Client, as_completed
 
     cluster = None
     if scheduler is None:
-        cluster = LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,  # the solver is pure Python: one process per core
-            processes=True,
-            dashboard_address=None,
-        )
+        cluster = local_cluster(workers)
         client = Client(cluster)
     else:
         client = Client(scheduler, timeout=connect_timeout)
