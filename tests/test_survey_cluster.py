@@ -134,7 +134,7 @@ def test_progress_text() -> None:
     assert duration(3900) == "1 h 05 min"
 
 
-def test_a_paused_local_worker_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_paused_local_worker_is_kept() -> None:
     """The survey's own cluster keeps a worker that is paused (SIGSTOP, as while benchmarks
     run) for longer than the scheduler's heartbeat TTL, and the worker solves on when it is
     resumed. The TTL is set to 1 s here (the scheduler then drops a silent worker after
@@ -148,8 +148,7 @@ def test_a_paused_local_worker_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
         cluster = local_cluster(1)
     try:
         with Client(cluster) as client:
-            before = dict(client.scheduler_info()["workers"])
-            (address,) = before
+            (address,) = client.scheduler_info()["workers"]
             pid = client.run(os.getpid)[address]
             os.kill(pid, signal.SIGSTOP)
             try:

@@ -187,10 +187,7 @@ def abstract_beam(
             if back < len(kept):
                 for node, st in kept[-1 - back]:
                     tails.append(Tail(st, core.trace_line(steps, parents, node, [])))
-    up = max((sum(st[1]) for _, st in kept[-1]), default=0) if kept else 0
-    return Result(
-        UNKNOWN, len(parents), clock() - t0, reason="beam", extra={"alive": alive, "up": up}
-    )
+    return Result(UNKNOWN, len(parents), clock() - t0, reason="beam", extra={"alive": alive})
 
 
 class Tail(NamedTuple):

@@ -38,8 +38,7 @@ class RailAbstract(Family):
     most_up: dict[bytes, list[int]]  # per foundations: rank r cards not up
     stock_ranks: list[tuple[int, ...]]
     score_tables: dict[tuple[int, ...], bytes]  # see beam_score
-    safe_faces: dict[tuple[int, ...], tuple[tuple[int, int], ...]]  # see autoplay
-    next_faces: dict[tuple[int, ...], tuple[tuple[int, int], ...]]  # see moves
+    faces: dict[tuple[int, ...], Faces]  # per foundations: see _faces_of
 
     def __init__(self, rules: GameRules) -> None:
         super().__init__(rules)
@@ -54,8 +53,7 @@ class RailAbstract(Family):
         self.with_counts = {}
         self.most_up = {}
         self.score_tables = {}
-        self.safe_faces = {}
-        self.next_faces = {}
+        self.faces = {}
         # stock_ranks[s]: cards of each rank among the stock's first s (dealt last)
         ranks = [0] * 13
         self.stock_ranks = [tuple(ranks)]
@@ -109,14 +107,9 @@ class RailAbstract(Family):
         high; only the next card of a pile can go, so only those eight faces are looked at."""
         cnt, fnd, waste, sn = st
         done: list[IMove] = []
-        safe = self.safe_faces
+        memo = self.faces
         while True:
-            faces = safe.get(fnd)
-            if faces is None:
-                if len(safe) > LOCK_MEMO:
-                    safe.clear()
-                faces = safe[fnd] = _safe_faces(fnd)
-            for k, c in faces:
+            for k, c in (memo.get(fnd) or self._faces_of(fnd))[1]:
                 if cnt[c]:
                     cnt = cnt[:c] + bytes((cnt[c] - 1,)) + cnt[c + 1 :]
                     done.append((A_T2F, c))
@@ -153,12 +146,7 @@ class RailAbstract(Family):
             w = waste[-1]
             if self.f_index(fnd, w) >= 0:
                 out.append((W2F,))
-        nxt = self.next_faces.get(fnd)
-        if nxt is None:
-            if len(self.next_faces) > LOCK_MEMO:
-                self.next_faces.clear()
-            nxt = self.next_faces[fnd] = _next_faces(fnd)
-        for h, c in nxt:
+        for _, h, c in (self.faces.get(fnd) or self._faces_of(fnd))[0]:
             if cnt[c] and (fluid or h == 0 or m[h - 1] < m[h]):
                 out.append((A_T2F, c))
         if waste:
@@ -168,6 +156,23 @@ class RailAbstract(Family):
         if sn:
             out.append((DEAL,))
         return out
+
+    def _faces_of(self, fnd: tuple[int, ...]) -> Faces:
+        """The foundation piles that take a card, kept per foundations (``faces``): (pile,
+        its height, the face it takes next) for each pile not yet full, the lower of a
+        suit's two piles only when they are level (the same face); and (pile, face) of
+        those whose next card is safe (at most as high as the lower pile of every suit:
+        :meth:`autoplay`)."""
+        if len(self.faces) > LOCK_MEMO:
+            self.faces.clear()
+        nxt = tuple(
+            (k, fnd[k], (k >> 1) * 13 + fnd[k])
+            for k in range(8)
+            if fnd[k] < 13 and not (k & 1 and fnd[k] == fnd[k - 1])
+        )
+        low = min(fnd[1], fnd[3], fnd[5], fnd[7])  # the lower pile of each suit
+        faces = self.faces[fnd] = (nxt, tuple((k, c) for k, h, c in nxt if h <= low))
+        return faces
 
     def won(self, st: State) -> bool:
         return sum(st[1]) == self.total
@@ -328,32 +333,12 @@ class RailAbstract(Family):
         return ~sn
 
 
-def _next_faces(fnd: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    """(height, the face it takes next) of each foundation pile not yet full, the lower
-    of a suit's two piles only when they are level (the same face)."""
-    return tuple(
-        (fnd[k], (k >> 1) * 13 + fnd[k])
-        for k in range(8)
-        if fnd[k] < 13 and not (k & 1 and fnd[k] == fnd[k - 1])
-    )
-
-
-def _safe_faces(fnd: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    """The foundation piles (and the face each takes next) whose next card is safe: at most
-    as high as the lower pile of every suit, the lower of a suit's two piles when they are
-    level (:meth:`RailAbstract.autoplay`)."""
-    low = min(fnd[1], fnd[3], fnd[5], fnd[7])  # the lower pile of each suit
-    return tuple(
-        (k, (k >> 1) * 13 + fnd[k])
-        for k in range(8)
-        if fnd[k] <= low and fnd[k] < 13 and not (k & 1 and fnd[k] == fnd[k - 1])
-    )
-
-
 #: (copies of each face out of reach, copies of each face that can be up, copies of each
 #: face forced into the tableau, forced cards per rank (14: need[13] = 0), the fewest runs
 #: holding just those, cards per rank out of reach): see :meth:`RailAbstract.locked_ahead`.
 LockCounts = tuple[bytes, bytes, bytes, bytes, int, bytes]
+#: (pile, height, next face) of the piles that take a card, (pile, face) of the safe ones.
+Faces = tuple[tuple[tuple[int, int, int], ...], tuple[tuple[int, int], ...]]
 LOCK_START: LockCounts = (bytes(52), bytes([2] * 52), bytes(52), bytes(14), 0, bytes(13))
 #: Entries kept per memo of the waste-lock test before it is emptied (~300 bytes each).
 LOCK_MEMO = 100_000
