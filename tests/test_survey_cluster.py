@@ -4,6 +4,7 @@ killed in the middle of the run, and every deal must still be recorded exactly o
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -159,3 +160,23 @@ def test_a_paused_local_worker_is_kept() -> None:
             assert set(client.scheduler_info()["workers"]) == {address}
     finally:
         cluster.close()
+
+
+def test_a_local_cluster_starts_while_port_8787_is_taken() -> None:
+    """Two surveys (or a survey and this suite) run side by side: the survey's own cluster
+    does not take the default dashboard port, which would warn, here an error, once it is
+    in use (here it is taken on purpose, unless something else already holds it)."""
+    from dask.distributed import Client
+
+    from solitaire.cli.survey import local_cluster
+
+    with socket.socket() as holder:
+        with contextlib.suppress(OSError):
+            holder.bind(("127.0.0.1", 8787))
+            holder.listen()
+        cluster = local_cluster(1)
+        try:
+            with Client(cluster) as client:
+                assert client.submit(abs, -3, pure=False).result(timeout=30) == 3
+        finally:
+            cluster.close()

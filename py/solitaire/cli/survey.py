@@ -201,13 +201,19 @@ def local_cluster(workers: int) -> Any:
     heartbeats (``distributed.scheduler.worker-ttl`` off). Why: a survey runs at the lowest
     priority and is paused (SIGSTOP to its workers) while benchmarks run; with the default
     5-minute TTL the scheduler restarts every paused worker, and its restart hangs on a
-    stopped process. A worker that dies is still noticed at once (its connection closes)."""
+    stopped process. A worker that dies is still noticed at once (its connection closes).
+    Its scheduler's HTTP server (no dashboard is shown) listens on a free port, not the
+    default 8787, so that two surveys, or a survey and the tests, run side by side."""
     import dask
     from dask.distributed import LocalCluster
 
     with dask.config.set({"distributed.scheduler.worker-ttl": None}):
         return LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            scheduler_kwargs={"dashboard_address": ":0"},
         )
 
 
