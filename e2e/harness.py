@@ -41,8 +41,17 @@ CHROMIUM_ARGS = [
 #: Cold Pyodide boot is 3-5 s on the CI machine; leave room for a loaded 2-core box.
 BOOT_TIMEOUT_MS = 60_000
 ACTION_TIMEOUT_MS = 15_000
+#: A screenshot waits for the page to paint a stable frame; on a loaded 2-core box (the
+#: solver worker booting beside the page) that has taken longer than an action's 15 s.
+SCREENSHOT_TIMEOUT_MS = 60_000
 VIEWPORT: ViewportSize = {"width": 1280, "height": 800}
 ARTIFACTS = ROOT / "test-results"
+
+
+def screenshot(page: Page, path: str) -> None:
+    """Keep a picture of the page for the eye (the tests' pictures are looked at, not
+    compared), with a screenshot's longer timeout."""
+    page.screenshot(path=path, timeout=SCREENSHOT_TIMEOUT_MS)
 
 
 def origin(url: str) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import OfflineSite
-from harness import ROOT, STDLIB_INSTALLED, Watch, open_game, wait_ready
+from harness import ROOT, STDLIB_INSTALLED, Watch, open_game, screenshot, wait_ready
 from playwright.sync_api import Page, Route, expect
 from ui_helpers import board, click_pile, dom_piles, engine_piles
 
@@ -110,7 +110,7 @@ def test_failed_runtime_download_is_reported_at_once_and_try_again_works(
     if how == "damaged":
         expect(error).to_contain_text("cannot unpack")
     expect(page.locator("#boot-bar")).to_be_hidden()
-    page.screenshot(path=f"/tmp/boot-failed-{device}-{failing.rpartition('/')[2]}-{how}.png")
+    screenshot(page, f"/tmp/boot-failed-{device}-{failing.rpartition('/')[2]}-{how}.png")
 
     page.unroute(files)
     retry = page.get_by_role("button", name="Try again")

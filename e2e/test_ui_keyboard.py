@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from harness import open_game
+from harness import SCREENSHOT_TIMEOUT_MS, open_game, screenshot
 from playwright.sync_api import Page, expect
 from test_ui_touch import finger, touch
 from ui_helpers import card, click_move, find_deal, pile_el, tableau_move, wait_still
@@ -77,8 +77,12 @@ def test_picked_up_cards_and_the_focus_show_together(page: Page, scheme: str) ->
     assert both["outlineWidth"] >= 3
     assert both["offset"] >= 2
     assert "drop-shadow" in both["filter"]
-    page.screenshot(path=f"/tmp/keys-focus-selected-{scheme}.png")
-    page.screenshot(path=f"/tmp/keys-focus-selected-{scheme}-crop.png", clip=around(page, move))
+    screenshot(page, f"/tmp/keys-focus-selected-{scheme}.png")
+    page.screenshot(
+        path=f"/tmp/keys-focus-selected-{scheme}-crop.png",
+        clip=around(page, move),
+        timeout=SCREENSHOT_TIMEOUT_MS,
+    )
     # walk to the target: it keeps its "can go here" ring while focused
     key = "ArrowRight" if move.target.index > move.source.index else "ArrowLeft"
     for _ in range(abs(move.target.index - move.source.index)):
@@ -91,7 +95,7 @@ def test_picked_up_cards_and_the_focus_show_together(page: Page, scheme: str) ->
     assert TARGET in target["shadow"]
     assert target["outline"] == "solid"
     assert page.evaluate("document.activeElement.matches(':focus-visible')")
-    page.screenshot(path=f"/tmp/keys-focus-target-{scheme}.png")
+    screenshot(page, f"/tmp/keys-focus-target-{scheme}.png")
 
 
 def around(page: Page, move: Any) -> Any:
@@ -155,7 +159,7 @@ def test_the_focus_ring_is_a_card_after_a_click_under_a_pile(page: Page, key: st
     page.keyboard.press(key)
     assert page.evaluate("document.activeElement.dataset.pile") == "tableau-3"
     assert_card_sized_ring(page)
-    page.screenshot(path="/tmp/keys-pile-focus.png")
+    screenshot(page, "/tmp/keys-pile-focus.png")
     # an empty pile (a foundation at the deal): the ring is its slot's
     pile_el(page, FOUNDATION[0]).click(position={"x": 10, "y": 10})
     page.keyboard.press("Escape")  # (ArrowDown would go on to the tableau)
@@ -204,7 +208,7 @@ def test_question_mark_opens_the_help_at_the_shortcuts(page: Page) -> None:
     keys = table.locator("tbody td:first-child").all_inner_texts()
     for want in ("Ctrl+Z", "Ctrl+Y", "H", "N", "?", "F", "Esc"):
         assert any(want in k for k in keys), (want, keys)
-    page.screenshot(path="/tmp/keys-help.png")
+    screenshot(page, "/tmp/keys-help.png")
     page.keyboard.press("?")  # in the dialog: nothing more
     page.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
@@ -233,7 +237,9 @@ def test_dialog_controls_show_their_state_in_both_themes(page: Page, theme: str)
     for sel in (f"#set-theme-{theme}", "#set-automove"):
         ratio, on, bg = page.evaluate(CONTRAST, sel)
         assert ratio >= 3, (sel, on, bg, ratio)
-    page.locator("#dlg-settings").screenshot(path=f"/tmp/keys-settings-{theme}.png")
+    page.locator("#dlg-settings").screenshot(
+        path=f"/tmp/keys-settings-{theme}.png", timeout=SCREENSHOT_TIMEOUT_MS
+    )
 
 
 # ----------------------------------------------------------------------------- drags on top
@@ -279,7 +285,7 @@ def drag_over_everything(page: Page, press: Any, move: Any, size: tuple[int, int
         on_top, what = page.evaluate(ON_TOP, [cx, cy])
         assert on_top, (size, sel, what)
         if sel == "#toast":
-            page.screenshot(path=f"/tmp/keys-drag-{size[0]}x{size[1]}.png")
+            screenshot(page, f"/tmp/keys-drag-{size[0]}x{size[1]}.png")
     move(x0, y0)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import ui_helpers as ui
-from harness import open_game, origin, wait_ready
+from harness import open_game, origin, screenshot, wait_ready
 from playwright.sync_api import BrowserContext, Page, expect
 from serve import SiteServer
 from ui_helpers import KEY_LAST, KEY_SETTINGS, board, card, game_key, stats_key
@@ -23,7 +23,7 @@ SHOTS = Path("/tmp/storage-shots")
 
 def shot(page: Page, name: str) -> None:
     SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
+    screenshot(page, str(SHOTS / f"{name}.png"))
 
 
 def played(game_id: str, deal: int, moves: int) -> Game:

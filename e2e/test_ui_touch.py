@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from harness import open_game, wait_ready
+from harness import open_game, screenshot, wait_ready
 from playwright.sync_api import CDPSession, Page, expect
 from ui_helpers import (
     KEY_SETTINGS,
@@ -828,7 +828,7 @@ def test_the_status_line_is_never_cut_nor_under_the_buttons(
             named = rules.name in got["parts"]
             assert named == (size == (1440, 900)), (game_id, size, got)
         if game_id == "double-freecell":
-            page.screenshot(path=f"/tmp/status-{size[0]}x{size[1]}.png")
+            screenshot(page, f"/tmp/status-{size[0]}x{size[1]}.png")
 
 
 #: The status line's height and the table's (CSS px).
@@ -917,7 +917,7 @@ def test_dialogs_on_a_phone_keep_their_buttons_in_view(
         assert got["buttons_clear"] >= 8, got
         if dialog_id == "dlg-deal":
             assert got["fits"], got
-        page.screenshot(path=f"/tmp/dialog-{dialog_id}-{size[0]}x{size[1]}.png")
+        screenshot(page, f"/tmp/dialog-{dialog_id}-{size[0]}x{size[1]}.png")
         dialog.locator(".dialog-actions").get_by_role("button", name=close).tap()
         expect(dialog).to_be_hidden()
 

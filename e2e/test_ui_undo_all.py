@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 import ui_helpers as ui
-from harness import ROOT, open_game
+from harness import ROOT, open_game, screenshot
 from playwright.sync_api import Page, expect
 from ui_helpers import board, click_move, tableau_move, wait_table
 
@@ -46,7 +46,7 @@ def test_restart_new_deal_and_chosen_deal_are_undone_by_ctrl_z(page: Page) -> No
     expect(page.locator("#st-moves")).to_have_text("0")
     expect(toast).to_contain_text("Restarted deal 4242.")
     expect(page.locator("#toast-action")).to_have_text("Undo")
-    page.screenshot(path="/tmp/flow-restart-toast.png")
+    screenshot(page, "/tmp/flow-restart-toast.png")
     page.keyboard.press("Control+z")
     expect_table(page, game)
     expect(page.locator("#btn-redo")).to_be_disabled()
@@ -80,7 +80,7 @@ def test_new_deal_undone_by_the_toast_button_with_taps_on_a_phone(phone_page: Pa
     expect(page.locator("#board")).not_to_have_attribute("data-deal", "7")
     button = page.locator("#toast-action")
     expect(button).to_be_visible()
-    page.screenshot(path="/tmp/flow-phone-new-deal-toast.png")
+    screenshot(page, "/tmp/flow-phone-new-deal-toast.png")
     button.tap()
     expect_table(page, game)
     expect(page.locator("#toast")).not_to_have_class("toast info show has-action")
@@ -108,7 +108,7 @@ def test_a_link_keeps_the_game_and_offers_to_continue_it(page: Page) -> None:
     page.locator("#btn-menu").click()
     item = page.locator("#menu-continue")
     expect(item).to_have_text("Continue deal 7 (2 moves)")
-    page.screenshot(path="/tmp/flow-menu-continue.png")
+    screenshot(page, "/tmp/flow-menu-continue.png")
     item.click()
     expect_table(page, game)
     page.locator("#btn-menu").click()
@@ -137,7 +137,7 @@ def test_a_fresh_profile_gets_winnable_russian_deals_and_the_status_says_so(page
         expect(page.locator("#board")).not_to_have_attribute("data-deal", before)
         assert int(board(page)["deal"]) in winnable
         expect(page.locator("#st-winnable")).to_be_visible()
-    page.screenshot(path="/tmp/flow-winnable-status.png")
+    screenshot(page, "/tmp/flow-winnable-status.png")
     page.locator("#btn-menu").click()
     page.locator("#menu [data-action=settings]").click()
     expect(page.locator("#set-winnable")).to_be_checked()
@@ -212,7 +212,7 @@ def test_a_hint_is_counted_in_the_win_dialog(phone_page: Page) -> None:
     hint, new = button_box(page, "#btn-hint"), button_box(page, "#btn-new")
     page.locator("#btn-hint").tap()
     expect(page.locator("#btn-hint")).to_have_attribute("aria-busy", "true")
-    page.screenshot(path="/tmp/flow-phone-hint-thinking.png")
+    screenshot(page, "/tmp/flow-phone-hint-thinking.png")
     assert button_box(page, "#btn-hint") == hint
     assert button_box(page, "#btn-new") == new
     expect(page.locator("#btn-hint")).to_have_attribute(
@@ -228,13 +228,13 @@ def test_a_hint_is_counted_in_the_win_dialog(phone_page: Page) -> None:
     expect(page.locator("#btn-hint")).to_be_hidden()
     menu = button_box(page, "#btn-menu")
     assert menu["x"] + menu["width"] <= 390
-    page.screenshot(path="/tmp/flow-phone-finish.png")
+    screenshot(page, "/tmp/flow-phone-finish.png")
     page.locator("#btn-finish").tap()
     ui.skip_celebration(page)
     dialog = page.locator("#dlg-won")
     expect(dialog).to_be_visible()
     expect(dialog.locator("[data-k=hints]")).to_have_text("1 (no best time or moves with hints)")
-    page.screenshot(path="/tmp/flow-phone-won-hints.png")
+    screenshot(page, "/tmp/flow-phone-won-hints.png")
     stats = ui.storage(page, ui.stats_key("russian"))
     assert (stats["played"], stats["won"], stats["wonWithHints"]) == (1, 1, 1)
     assert (stats["bestTime"], stats["fewestMoves"]) == (None, None)
@@ -247,7 +247,7 @@ def test_the_hint_button_keeps_its_size_with_its_label(page: Page) -> None:
     expect(page.locator("#btn-hint")).to_have_attribute("aria-busy", "true")
     expect(page.locator("#btn-hint .busy-label")).to_be_visible()
     assert button_box(page, "#btn-hint") == before
-    page.screenshot(path="/tmp/flow-desktop-hint-thinking.png")
+    screenshot(page, "/tmp/flow-desktop-hint-thinking.png")
 
 
 def test_copy_link_to_this_deal(page: Page) -> None:

@@ -10,7 +10,16 @@ from pathlib import Path
 
 import build_site
 import pytest
-from harness import BOOT_TIMEOUT_MS, VIEWPORT, Watch, guard, open_game, origin, wait_ready
+from harness import (
+    BOOT_TIMEOUT_MS,
+    VIEWPORT,
+    Watch,
+    guard,
+    open_game,
+    origin,
+    screenshot,
+    wait_ready,
+)
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from serve import SiteServer
 from ui_helpers import board, click_pile, dom_piles, wait_still
@@ -86,7 +95,7 @@ def test_update_switches_to_the_new_version_and_keeps_the_game(
         update = page.locator("#btn-update")
         expect(update).to_be_visible(timeout=INSTALL_TIMEOUT_MS)
         expect(page.locator("#notice")).to_contain_text("new version")
-        page.screenshot(path=f"/tmp/update-notice-{'phone' if phone else 'desktop'}.png")
+        screenshot(page, f"/tmp/update-notice-{'phone' if phone else 'desktop'}.png")
         assert page.evaluate(RELEASE) == "first"  # nothing switches under a running page
         clock = clock_seconds(page)
 
