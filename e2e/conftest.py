@@ -54,6 +54,7 @@ from harness import (  # noqa: E402
     Watch,
     guard,
     origin,
+    screenshot,
 )
 from serve import SiteServer  # noqa: E402
 
@@ -186,7 +187,7 @@ def _finish(request: pytest.FixtureRequest, page: Page, watch: Watch) -> None:
         ARTIFACTS.mkdir(exist_ok=True)
         name = re.sub(r"[^\w.-]+", "_", request.node.nodeid)[-150:]
         with contextlib.suppress(PlaywrightError):
-            page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+            screenshot(page, str(ARTIFACTS / f"{name}.png"), full_page=True)
     problems = watch.problems()
     if problems:
         pytest.fail(watch.report(problems), pytrace=False)

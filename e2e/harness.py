@@ -8,12 +8,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import (
     BrowserContext,
     ConsoleMessage,
+    Locator,
     Page,
     Request,
     Response,
@@ -48,10 +50,11 @@ VIEWPORT: ViewportSize = {"width": 1280, "height": 800}
 ARTIFACTS = ROOT / "test-results"
 
 
-def screenshot(page: Page, path: str) -> None:
-    """Keep a picture of the page for the eye (the tests' pictures are looked at, not
-    compared), with a screenshot's longer timeout."""
-    page.screenshot(path=path, timeout=SCREENSHOT_TIMEOUT_MS)
+def screenshot(target: Page | Locator, path: str, **options: Any) -> None:
+    """Keep a picture of the page (or of one element) for the eye: the tests' pictures are
+    looked at, not compared. ``options`` go to Playwright's ``screenshot`` (``clip``,
+    ``full_page``); the timeout is a screenshot's, longer than an action's."""
+    target.screenshot(path=path, timeout=SCREENSHOT_TIMEOUT_MS, **options)
 
 
 def origin(url: str) -> str:

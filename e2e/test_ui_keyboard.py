@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from harness import SCREENSHOT_TIMEOUT_MS, open_game, screenshot
+from harness import open_game, screenshot
 from playwright.sync_api import Page, expect
 from test_ui_touch import finger, touch
 from ui_helpers import card, click_move, find_deal, pile_el, tableau_move, wait_still
@@ -78,11 +78,7 @@ def test_picked_up_cards_and_the_focus_show_together(page: Page, scheme: str) ->
     assert both["offset"] >= 2
     assert "drop-shadow" in both["filter"]
     screenshot(page, f"/tmp/keys-focus-selected-{scheme}.png")
-    page.screenshot(
-        path=f"/tmp/keys-focus-selected-{scheme}-crop.png",
-        clip=around(page, move),
-        timeout=SCREENSHOT_TIMEOUT_MS,
-    )
+    screenshot(page, f"/tmp/keys-focus-selected-{scheme}-crop.png", clip=around(page, move))
     # walk to the target: it keeps its "can go here" ring while focused
     key = "ArrowRight" if move.target.index > move.source.index else "ArrowLeft"
     for _ in range(abs(move.target.index - move.source.index)):
@@ -237,9 +233,7 @@ def test_dialog_controls_show_their_state_in_both_themes(page: Page, theme: str)
     for sel in (f"#set-theme-{theme}", "#set-automove"):
         ratio, on, bg = page.evaluate(CONTRAST, sel)
         assert ratio >= 3, (sel, on, bg, ratio)
-    page.locator("#dlg-settings").screenshot(
-        path=f"/tmp/keys-settings-{theme}.png", timeout=SCREENSHOT_TIMEOUT_MS
-    )
+    screenshot(page.locator("#dlg-settings"), f"/tmp/keys-settings-{theme}.png")
 
 
 # ----------------------------------------------------------------------------- drags on top
