@@ -148,7 +148,7 @@ bench: $(VENV_DEV) $(NODE_STAMP) browser site
 	if [ $${#scripts[@]} = 0 ]; then echo "bench: no bench/*.py yet"; exit 0; fi; \
 	for s in "$${scripts[@]}"; do \
 	  case "$$(basename $$s)" in _*|conftest.py) continue;; esac; \
-	  echo "== $$s"; $(VPY) "$$s"; \
+	  echo "== $$s"; PYTHONPATH=tools:e2e $(VPY) "$$s"; \
 	done
 
 clean:

@@ -42,9 +42,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import _benchlib as lib
+from benchlib import boottime, chrome, moveplay, siteserve, stats
 
 from solitaire.rules import GAMES
 
@@ -100,7 +98,7 @@ BOARD_HTML_FILES = (
 
 def _at(commit: str, path: str) -> str:
     return subprocess.run(
-        ["git", "-C", str(lib.ROOT), "show", f"{commit}:{path}"],
+        ["git", "-C", str(siteserve.ROOT), "show", f"{commit}:{path}"],
         check=True,
         capture_output=True,
         text=True,
@@ -108,7 +106,7 @@ def _at(commit: str, path: str) -> str:
 
 
 def _index() -> str:
-    return (lib.ROOT / "index.html").read_text(encoding="utf-8")
+    return (siteserve.ROOT / "index.html").read_text(encoding="utf-8")
 
 
 def _with_preloads(html: str) -> str:
@@ -200,14 +198,14 @@ def _bobbing_boot_card(html: str, steps: int = 0) -> str:
 PYSCRIPT_FILES_ALL_PLUGINS = {"PYSCRIPT_PLUGINS_OFF": ()}
 #: The page loads Pyodide itself, as before web/pyodide-boot.mjs (no memory snapshot).
 NO_SNAPSHOT = {"MAIN_INTERPRETER_URL": "./vendor/pyodide/pyodide.mjs"}
-#: The site built with our Python sources only (lib.variant_site sets these names on
+#: The site built with our Python sources only (siteserve.variant_site sets these names on
 #: build_site while it builds: here build() itself, with its keyword).
-SOURCES_ONLY = {"build": functools.partial(lib.build_site.build, bytecode=False)}
+SOURCES_ONLY = {"build": functools.partial(siteserve.build_site.build, bytecode=False)}
 #: The variants whose page gets its Python files from pyscript.json's ``files`` map, fetched by
 #: PyScript once Pyodide is up, as before the early start (the build writes them into
 #: pyodide-files.json, for web/pyodide-boot.mjs): _files_in_pyscript_json after the build.
 FILES_IN_PYSCRIPT_JSON = frozenset({"no-snapshot", "before-early-start", "early-start-only"})
-SNAPSHOT_SAVED = lib.SNAPSHOT_SAVED
+SNAPSHOT_SAVED = boottime.SNAPSHOT_SAVED
 
 
 #: The page as before its boot stopped fetching pyodide-lock.json (web/pyodide-boot.mjs hands
@@ -222,8 +220,8 @@ BEFORE_BOOT_TRIMS = {
         "py-terminal",
     ),
     "PYSCRIPT_CORE_PATCH": (
-        *lib.build_site.PYSCRIPT_CORE_PATCH[:3],
-        lib.build_site.PYSCRIPT_CORE_PATCH[2],
+        *siteserve.build_site.PYSCRIPT_CORE_PATCH[:3],
+        siteserve.build_site.PYSCRIPT_CORE_PATCH[2],
     ),
 }
 
@@ -232,7 +230,7 @@ def _files_in_pyscript_json(site: Path) -> None:
     """The built ``site`` with the page's files map moved from pyodide-files.json (left empty)
     into pyscript.json. Same files, so sw.js's precache list still holds; its cache version is
     not recomputed (each variant is served from an origin of its own)."""
-    boot_files = site / lib.build_site.BOOT_FILES
+    boot_files = site / siteserve.build_site.BOOT_FILES
     config_file = site / "pyscript.json"
     config = json.loads(config_file.read_text(encoding="utf-8"))
     config["files"] = json.loads(boot_files.read_text(encoding="utf-8"))
@@ -261,7 +259,7 @@ def _without_modulepreload(html: str) -> str:
 
 
 def _style() -> str:
-    return (lib.ROOT / "web" / "style.css").read_text(encoding="utf-8")
+    return (siteserve.ROOT / "web" / "style.css").read_text(encoding="utf-8")
 
 
 APP_HIDDEN = 'html:not([data-app="ready"]) .app { visibility: hidden; }'
@@ -299,7 +297,7 @@ def variants() -> dict[str, Callable[[], tuple[dict[str, str | None], dict[str, 
         "snapshot-lookup": lambda: (
             {
                 "web/pyodide-boot.mjs": _always_looking_for_snapshot(
-                    (lib.ROOT / "web" / "pyodide-boot.mjs").read_text(encoding="utf-8")
+                    (siteserve.ROOT / "web" / "pyodide-boot.mjs").read_text(encoding="utf-8")
                 ),
             },
             {},
@@ -309,7 +307,7 @@ def variants() -> dict[str, Callable[[], tuple[dict[str, str | None], dict[str, 
             {
                 "index.html": _with_error_plugin(_index()),
                 "web/pyodide-boot.mjs": _fetching_lock_file(
-                    (lib.ROOT / "web" / "pyodide-boot.mjs").read_text(encoding="utf-8")
+                    (siteserve.ROOT / "web" / "pyodide-boot.mjs").read_text(encoding="utf-8")
                 ),
             },
             BEFORE_BOOT_TRIMS,
@@ -339,7 +337,7 @@ def variants() -> dict[str, Callable[[], tuple[dict[str, str | None], dict[str, 
             {
                 "index.html": _at("HEAD", "index.html"),
                 "web/pyodide-boot.mjs": _at("HEAD", "web/pyodide-boot.mjs")
-                + f"\n{lib.build_site.LOCKFILE_INFO_LINE} // unused: the site before it\n",
+                + f"\n{siteserve.build_site.LOCKFILE_INFO_LINE} // unused: the site before it\n",
             },
             BEFORE_BOOT_TRIMS,
             SNAPSHOT_SAVED,
@@ -396,14 +394,14 @@ AFTER = ("PyScript JS", "Python + main()")
 
 def cold_boot(
     browser: Any, base_url: str, path: str, service_worker: bool, throttle: Any
-) -> tuple[lib.Boot, dict[str, float]]:
-    """A cold boot only, like lib.measure_boot's, plus its phases (PHASES)."""
-    ctx = lib.new_context(browser, base_url, service_workers=service_worker)
+) -> tuple[boottime.Boot, dict[str, float]]:
+    """A cold boot only, like boottime.measure_boot's, plus its phases (PHASES)."""
+    ctx = chrome.new_context(browser, base_url, service_workers=service_worker)
     errors: list[str] = []
     ctx.on("console", lambda m: errors.append(m.text[:300]) if m.type == "error" else None)
     ctx.on("weberror", lambda e: errors.append(str(e.error)[:300]))
     try:
-        page, marks, task, _ = lib._open_timed(ctx, path, None, throttle)
+        page, marks, task, _ = boottime.open_timed(ctx, path, None, throttle)
         t = page.evaluate(PHASES_JS)
     finally:
         ctx.close()
@@ -414,13 +412,13 @@ def cold_boot(
     if "Loaded Pyodide" in marks:
         phases[AFTER[0]] = marks["Loaded Pyodide"] - up
         phases[AFTER[1]] = ready - marks["Loaded Pyodide"]
-    return lib.Boot(ready, None, marks, {}, [], errors, task, None), phases
+    return boottime.Boot(ready, None, marks, {}, [], errors, task, None), phases
 
 
 def play_a_little(page: Any) -> None:
     """The warm page must play: 15 moves of each game (raises if the board does not follow)."""
     for game in GAMES:
-        lib.play_in_page(page, lib.plan_moves(game, 15, 7), False)
+        moveplay.play_in_page(page, moveplay.plan_moves(game, 15, 7), False)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -441,29 +439,29 @@ def main(argv: list[str] | None = None) -> int:
     names = [n for n in (args.only.split(",") if args.only else table) if n]
     if "as-built" not in names:
         names.insert(0, "as-built")
-    info = lib.machine()
+    info = stats.machine()
     print(
         f"# bench_boot_options  {info['date']}"
         + (f"  network: {args.throttle}" if throttle else "")
     )
     print(
         f"machine: {info['cpu']}, {info['cores']} cores; Pyodide {info['pyodide']}, "
-        f"PyScript {info['pyscript']}; load average at start: {lib.loadavg()}",
+        f"PyScript {info['pyscript']}; load average at start: {stats.loadavg()}",
         flush=True,
     )
-    results: dict[str, list[lib.Boot]] = {n: [] for n in [*names, "bare"]}
+    results: dict[str, list[boottime.Boot]] = {n: [] for n in [*names, "bare"]}
     phases: dict[str, list[dict[str, float]]] = {n: [] for n in [*names, "bare"]}
     import contextlib
 
     with contextlib.ExitStack() as stack:
-        br = stack.enter_context(lib.chromium())
+        br = stack.enter_context(chrome.chromium())
         servers: dict[str, tuple[str, str | None]] = {}
         for name in names:
             changes, constants, warm_js = table[name]()
-            site = stack.enter_context(lib.variant_site(changes, constants))
+            site = stack.enter_context(siteserve.variant_site(changes, constants))
             if name in FILES_IN_PYSCRIPT_JSON:
                 _files_in_pyscript_json(site)
-            server = stack.enter_context(lib.SiteServer(site))
+            server = stack.enter_context(siteserve.SiteServer(site))
             servers[name] = (server.url, warm_js)
         bare_url = servers["as-built"][0]
         for rnd in range(args.runs):
@@ -477,7 +475,7 @@ def main(argv: list[str] | None = None) -> int:
                     boot, ph = cold_boot(br, url, path, name != "bare", throttle)
                     phases[name].append(ph)
                 elif name == "bare":
-                    boot = lib.measure_boot(
+                    boot = boottime.measure_boot(
                         br,
                         bare_url,
                         "bench/bare.html",
@@ -487,7 +485,7 @@ def main(argv: list[str] | None = None) -> int:
                     )
                 else:
                     url, warm_js = servers[name]
-                    boot = lib.measure_boot(
+                    boot = boottime.measure_boot(
                         br,
                         url,
                         REAL,
@@ -516,7 +514,7 @@ def main(argv: list[str] | None = None) -> int:
     bare_task = [b.cold_task_ms for b in results["bare"]]
 
     def ratio(xs: list[float], ys: list[float]) -> str:
-        return f"{lib.median([x / y for x, y in zip(xs, ys, strict=True)]):.2f}x"
+        return f"{stats.median([x / y for x, y in zip(xs, ys, strict=True)]):.2f}x"
 
     rows = []
     for name in [*names, "bare"]:
@@ -526,14 +524,14 @@ def main(argv: list[str] | None = None) -> int:
         warm_task = [b.warm_task_ms or 0 for b in results[name]]
         row = [
             name if name != "bare" else "bare Pyodide page (warm: HTTP cache)",
-            lib.fmt_ms(lib.median(cold)),
+            stats.fmt_ms(stats.median(cold)),
             ratio(cold, bare_cold),
             ratio(cold_task, bare_task),
             ratio(cold, base_cold),
         ]
         if not args.cold_only:
             row += [
-                lib.fmt_ms(lib.median(warm)),
+                stats.fmt_ms(stats.median(warm)),
                 ratio(warm, cold),
                 ratio(warm_task, cold_task),
                 ratio(warm, base_warm),
@@ -553,7 +551,7 @@ def main(argv: list[str] | None = None) -> int:
         "(task)",
         "warm/as-built warm",
     ]
-    print(lib.table(rows, header[: len(rows[0])]))
+    print(stats.table(rows, header[: len(rows[0])]))
     print(
         "(task): the same ratio for main-thread task time (CDP TaskDuration), which other "
         "processes competing for the CPU inflate much less than wall time"
@@ -565,20 +563,20 @@ def main(argv: list[str] | None = None) -> int:
         )
         rows = []
         for name in [*names, "bare"]:
-            meds = [lib.median([p[k] for p in phases[name]]) for k in PHASES]
+            meds = [stats.median([p[k] for p in phases[name]]) for k in PHASES]
             # The page's cost over the bare page without the noisy common part: its boot with
             # the bare page's median Pyodide start-up instead of its own.
-            bare_meds = [lib.median([p[k] for p in phases["bare"]]) for k in PHASES]
+            bare_meds = [stats.median([p[k] for p in phases["bare"]]) for k in PHASES]
             est = (meds[0] + bare_meds[1] + meds[2]) / sum(bare_meds)
             after = [
-                lib.fmt_ms(lib.median([p[k] for p in phases[name]]))
+                stats.fmt_ms(stats.median([p[k] for p in phases[name]]))
                 if all(k in p for p in phases[name])
                 else ""
                 for k in AFTER
             ]
-            rows.append([name, *(lib.fmt_ms(m) for m in meds), *after, f"{est:.2f}x"])
-        print(lib.table(rows, ["variant", *PHASES, *AFTER, "same start-up: / bare"]))
-    print(f"\nload average at end: {lib.loadavg()}")
+            rows.append([name, *(stats.fmt_ms(m) for m in meds), *after, f"{est:.2f}x"])
+        print(stats.table(rows, ["variant", *PHASES, *AFTER, "same start-up: / bare"]))
+    print(f"\nload average at end: {stats.loadavg()}")
     return 0
 
 

@@ -34,10 +34,8 @@ from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import _benchlib as lib
 import build_site
+from benchlib import chrome, siteserve, stats
 from serve import QuietHandler
 
 REAL = "./#russian/1"
@@ -99,7 +97,7 @@ def gzip_server(root: Path) -> Iterator[str]:
 
 
 def first_visit(browser: Any, base: str, path: str, profile: dict[str, Any]) -> dict[str, Any]:
-    ctx = lib.new_context(browser, base, service_workers=True)
+    ctx = chrome.new_context(browser, base, service_workers=True)
     errors: list[str] = []
     ctx.on("console", lambda m: errors.append(m.text[:200]) if m.type == "error" else None)
     try:
@@ -120,7 +118,7 @@ def first_visit(browser: Any, base: str, path: str, profile: dict[str, Any]) -> 
                 },
             )
         page.goto(path, wait_until="commit")
-        marks = lib.wait_ready(page)
+        marks = chrome.wait_ready(page)
         boot = page.evaluate("document.documentElement.dataset.boot || ''")
         return {"ms": marks["app:ready"], "boot": boot, "errors": errors}
     finally:
@@ -133,13 +131,13 @@ def main() -> int:
     ap.add_argument("--profiles", default="phone,desktop")
     args = ap.parse_args()
     profiles = [p for p in args.profiles.split(",") if p]
-    info = lib.machine()
+    info = stats.machine()
     print(f"# bench_build_snapshot {info['date']} {info['cpu']} x{info['cores']}")
     with contextlib.ExitStack() as stack:
         base = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="solitaire-snap-")))
         build_site.build(base / "plain", boot_snapshot=False)
         build_site.build(base / "site")
-        (base / "plain" / "bench").symlink_to(lib.PAGES)
+        (base / "plain" / "bench").symlink_to(siteserve.PAGES)
         for packed in (base / "site").glob("vendor/pyodide/boot-snapshot-*"):
             size = len(build_site.unpack_snapshot(packed.read_bytes()))
             print(f"{packed.name}: {size:,} bytes raw, {packed.stat().st_size:,} packed")
@@ -150,16 +148,16 @@ def main() -> int:
             "build snapshot": (snapped, REAL),
             "bare page": (plain, BARE),
         }
-        browser = stack.enter_context(lib.chromium())
+        browser = stack.enter_context(chrome.chromium())
         for name in profiles:
             profile = PROFILES[name]
-            load_before = lib.loadavg()
-            results = lib.alternate(
+            load_before = stats.loadavg()
+            results = stats.alternate(
                 args.runs,
                 [functools.partial(first_visit, browser, b, p, profile) for b, p in pages.values()],
             )
             rows = []
-            ref = lib.median([r["ms"] for r in results[0]])
+            ref = stats.median([r["ms"] for r in results[0]])
             for label, runs in zip(pages, results, strict=True):
                 ms = [r["ms"] for r in runs]
                 boots = sorted({r["boot"] for r in runs})
@@ -167,16 +165,16 @@ def main() -> int:
                 rows.append(
                     [
                         label,
-                        lib.fmt_ms(lib.median(ms)),
+                        stats.fmt_ms(stats.median(ms)),
                         " ".join(f"{x:.0f}" for x in ms),
-                        f"{lib.median(ms) / ref:.2f}x",
+                        f"{stats.median(ms) / ref:.2f}x",
                         ",".join(boots) or "-",
                         str(errs),
                     ]
                 )
-            print(f"\n## {name} {profile} (load {load_before} -> {lib.loadavg()})\n")
+            print(f"\n## {name} {profile} (load {load_before} -> {stats.loadavg()})\n")
             print(
-                lib.table(
+                stats.table(
                     rows,
                     ["page", "first visit (median)", "runs ms", "/ no snapshot", "boot", "errors"],
                 )

@@ -30,9 +30,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import _benchlib as lib
+from benchlib import chrome, siteserve, stats
 
 TARGET_P90_MS = 33.4
 
@@ -100,17 +98,17 @@ def drag(page: Any, cdp: Any, touch: bool, steps: int) -> dict[str, Any]:
 
 
 def run(browser: Any, url: str, profile_name: str, args: argparse.Namespace) -> dict[str, Any]:
-    profile = lib.PROFILES[profile_name]
+    profile = chrome.PROFILES[profile_name]
     touch = bool(profile.context.get("has_touch"))
     out: dict[str, Any] = {}
     for game in args.games.split(","):
-        ctx = lib.new_context(browser, url, service_workers=False, profile=profile)
+        ctx = chrome.new_context(browser, url, service_workers=False, profile=profile)
         page = ctx.new_page()
         page.goto(f"./#{game}/1")
-        lib.wait_ready(page)
+        chrome.wait_ready(page)
         page.wait_for_function(
             "() => ['ready', 'failed'].includes(document.documentElement.dataset.solver)",
-            timeout=lib.BOOT_TIMEOUT_MS,
+            timeout=chrome.BOOT_TIMEOUT_MS,
         )
         cdp = ctx.new_cdp_session(page)
         if profile.cpu_rate != 1:
@@ -127,8 +125,8 @@ def summary(site: str, profile: str, games: dict[str, Any]) -> list[str]:
         site,
         profile,
         str(sum(len(d) for d in games.values())),
-        f"{lib.median(frames):.1f}",
-        f"{lib.percentile(frames, 90):.1f}",
+        f"{stats.median(frames):.1f}",
+        f"{stats.percentile(frames, 90):.1f}",
         f"{max(frames):.1f}",
         str(len(longs)),
         f"{sum(longs):.0f}",
@@ -146,17 +144,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profiles", default="desktop,phone")
     ap.add_argument("--json", type=Path, help="also write every raw figure to this file")
     args = ap.parse_args(argv)
-    sites = [tuple(s.split("=", 1)) for s in args.site] or [("site", str(lib.site_dir()))]
-    info = lib.start_report("bench_drag")
+    sites = [tuple(s.split("=", 1)) for s in args.site] or [("site", str(siteserve.site_dir()))]
+    info = stats.start_report("bench_drag")
     raw: dict[str, Any] = {"machine": info, "args": vars(args) | {"json": str(args.json)}}
     rows = []
-    with lib.chromium() as browser:
+    with chrome.chromium() as browser:
         raw["chromium"] = browser.version
-        for name, profile, url in lib.each_site_served(sites, args.profiles):
+        for name, profile, url in siteserve.each_site_served(sites, args.profiles):
             result = run(browser, url, profile, args)
             raw[f"{name}/{profile}"] = result
             rows.append(summary(name, profile, result))
-    raw["load_end"] = lib.loadavg()
+    raw["load_end"] = stats.loadavg()
     print(f"\nChromium {raw['chromium']}; load average at end: {raw['load_end']}\n")
     header = [
         "site",
@@ -168,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
         "long tasks",
         "long tasks ms",
     ]
-    print(lib.table(rows, header))
+    print(stats.table(rows, header))
     print(f"\nTarget: frame p90 <= {TARGET_P90_MS:g} ms and no long task, every profile")
     for row in rows:
         met = float(row[4]) <= TARGET_P90_MS and row[6] == "0"

@@ -36,10 +36,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import _benchlib as lib
 from bench_hint import ANSWER_TIMEOUT_MS, HINT_JS
+from benchlib import chrome, siteserve, stats
 
 TARGET_RATIO = 1.2
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2}
@@ -98,7 +96,7 @@ def open_visit(ctx: Any, phone: bool, url: str) -> Any:
         cdp = ctx.new_cdp_session(page)
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": PHONE_CPU_RATE})
     page.goto(url, wait_until="commit")
-    lib.wait_ready(page)
+    chrome.wait_ready(page)
     return page
 
 
@@ -116,7 +114,7 @@ def warm_up(ctx: Any, phone: bool, url: str, background: bool) -> list[dict[str,
     for _ in range(WARM_UP_VISITS):
         page = open_visit(ctx, phone, url)
         page.wait_for_function(
-            "() => navigator.serviceWorker.controller !== null", timeout=lib.BOOT_TIMEOUT_MS
+            "() => navigator.serviceWorker.controller !== null", timeout=chrome.BOOT_TIMEOUT_MS
         )
         # the snapshots are made in the background: the page's once controlled, the solver's
         # when its worker starts on a controlled page
@@ -125,7 +123,7 @@ def warm_up(ctx: Any, phone: bool, url: str, background: bool) -> list[dict[str,
                        return (d.boot === 'snapshot' || d.snapshot) && (!background
                          || d.solver === 'ready' || d.solver === 'failed'); }""",
             arg=background,
-            timeout=lib.BOOT_TIMEOUT_MS,
+            timeout=chrome.BOOT_TIMEOUT_MS,
         )
         state = page.evaluate(RETURNING_JS) | {"snapshot_bytes": page.evaluate(SNAPSHOT_SIZES_JS)}
         seen.append(state)
@@ -189,7 +187,7 @@ def run_site(
     ctx = browser.new_context(
         base_url=url,
         service_workers="allow",
-        **(options or {"viewport": lib.VIEWPORT}),
+        **(options or {"viewport": chrome.VIEWPORT}),
     )
     local = url.rstrip("/")
 
@@ -201,7 +199,7 @@ def run_site(
             r.abort("blockedbyclient")
 
     ctx.route("**/*", route)
-    ctx.add_init_script(lib.INIT_SCRIPT)
+    ctx.add_init_script(chrome.INIT_SCRIPT)
     ctx.add_init_script(TIMES_SCRIPT)
     ctx.on("console", lambda m: errors.append(m.text[:300]) if m.type == "error" else None)
     ctx.on("weberror", lambda e: errors.append(str(e.error)[:300]))
@@ -213,13 +211,13 @@ def run_site(
         for i in range(args.loads):
             row = visit(ctx, phone, address, args.think, args.later)
             loads.append(row)
-            later = lib.median(row["later_ms"])
+            later = stats.median(row["later_ms"])
             solver_after = row["solver_ready_after_ready_ms"]
             print(
                 f"    load {i + 1}: first {row['first_ms']:7.0f} ms ({row['first_kind']}), "
                 f"later median {later:6.0f} ms; worker {row['solver_at_click']} at the click, "
-                f"ready {lib.fmt_ms(solver_after)} after the page, boot "
-                f"{lib.fmt_ms(row['solver_boot_ms'])} ({row['solver_snapshot']}); "
+                f"ready {stats.fmt_ms(solver_after)} after the page, boot "
+                f"{stats.fmt_ms(row['solver_boot_ms'])} ({row['solver_snapshot']}); "
                 f"long tasks {row['long_tasks']} ({row['long_tasks_ms']:.0f} ms)",
                 flush=True,
             )
@@ -231,22 +229,22 @@ def run_site(
 def summary(name: str, profile: str, loads: list[dict[str, Any]]) -> list[str]:
     firsts = [r["first_ms"] / 1000 for r in loads]
     laters = [ms / 1000 for r in loads for ms in r["later_ms"]]
-    later = lib.median(laters)
-    ratio = lib.median(firsts) / later if later else float("nan")
+    later = stats.median(laters)
+    ratio = stats.median(firsts) / later if later else float("nan")
     ready = [r["solver_ready_after_ready_ms"] for r in loads]
     ready_s = [x / 1000 for x in ready if x is not None]
     return [
         name,
         profile,
         str(len(loads)),
-        f"{lib.median(firsts):.2f}",
-        f"{lib.percentile(firsts, 90):.2f}",
+        f"{stats.median(firsts):.2f}",
+        f"{stats.percentile(firsts, 90):.2f}",
         f"{later:.2f}",
-        f"{lib.percentile(laters, 90):.2f}",
+        f"{stats.percentile(laters, 90):.2f}",
         f"{ratio:.2f}",
-        f"{lib.median(ready_s):.2f}" if len(ready_s) == len(ready) else "at the click",
-        f"{lib.median([float(r['long_tasks']) for r in loads]):.0f}",
-        f"{lib.median([r['long_tasks_ms'] for r in loads]):.0f}",
+        f"{stats.median(ready_s):.2f}" if len(ready_s) == len(ready) else "at the click",
+        f"{stats.median([float(r['long_tasks']) for r in loads]):.0f}",
+        f"{stats.median([r['long_tasks_ms'] for r in loads]):.0f}",
     ]
 
 
@@ -262,8 +260,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profiles", default="desktop,phone")
     ap.add_argument("--json", type=Path, help="also write every raw figure to this file")
     args = ap.parse_args(argv)
-    sites = [tuple(s.split("=", 1)) for s in args.site] or [("site", str(lib.site_dir()))]
-    info = lib.start_report("bench_first_hint")
+    sites = [tuple(s.split("=", 1)) for s in args.site] or [("site", str(siteserve.site_dir()))]
+    info = stats.start_report("bench_first_hint")
     print(
         f"{args.deal}: hint {args.think:g} s after ready, then {args.later} more; "
         f"{args.loads} loads per site and profile",
@@ -272,14 +270,14 @@ def main(argv: list[str] | None = None) -> int:
     errors: list[str] = []
     raw: dict[str, Any] = {"machine": info, "args": vars(args) | {"json": str(args.json)}}
     rows = []
-    with lib.chromium() as browser:
+    with chrome.chromium() as browser:
         raw["chromium"] = browser.version
-        for name, profile, url in lib.each_site_served(sites, args.profiles):
+        for name, profile, url in siteserve.each_site_served(sites, args.profiles):
             background = (Path(dict(sites)[name]) / BACKGROUND_WORKER).is_file()
             result = run_site(browser, url, background, profile, args, errors)
             raw[f"{name}/{profile}"] = result
             rows.append(summary(name, profile, result["loads"]))
-    raw["load_end"] = lib.loadavg()
+    raw["load_end"] = stats.loadavg()
     print(f"\nChromium {raw['chromium']}; load average at end: {raw['load_end']}\n")
     header = [
         "site",
@@ -294,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
         "long tasks",
         "long tasks ms",
     ]
-    print(lib.table(rows, header))
+    print(stats.table(rows, header))
     print(f"\nTarget: first hint <= {TARGET_RATIO:g} x the median later hint")
     for row in rows:
         verdict = "met" if float(row[7]) <= TARGET_RATIO else "NOT MET"

@@ -36,9 +36,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import _benchlib as lib
+from benchlib import chrome, siteserve, stats
 
 from solitaire.game import Game
 from solitaire.rules import GAMES
@@ -148,9 +146,9 @@ def run(url: str, positions: list[dict[str, Any]]) -> dict[str, Any]:
     errors: list[str] = []
     blocked: list[str] = []
     local = url.rstrip("/")
-    with lib.chromium() as browser:
+    with chrome.chromium() as browser:
         version = browser.version
-        ctx = lib.new_context(browser, url, service_workers=False)
+        ctx = chrome.new_context(browser, url, service_workers=False)
 
         def route(r: Any) -> None:
             u = r.request.url
@@ -166,7 +164,7 @@ def run(url: str, positions: list[dict[str, Any]]) -> dict[str, Any]:
         try:
             page = ctx.new_page()
             page.goto(OPENING, wait_until="commit")
-            lib.wait_ready(page)
+            chrome.wait_ready(page)
             if page.evaluate("document.getElementById('btn-hint').hidden"):
                 raise RuntimeError("the Hint button is hidden")
             first = page.evaluate(HINT_JS, ANSWER_TIMEOUT_MS)
@@ -226,8 +224,8 @@ def report(results: list[dict[str, Any]], games: list[str]) -> tuple[str, float]
             [
                 game or "all",
                 str(len(rs)),
-                f"{lib.median(secs):.2f}",
-                f"{lib.percentile(secs, 90):.2f}",
+                f"{stats.median(secs):.2f}",
+                f"{stats.percentile(secs, 90):.2f}",
                 f"{max(secs):.2f}",
                 f"{100 * within:.0f} %",
                 ", ".join(
@@ -237,7 +235,7 @@ def report(results: list[dict[str, Any]], games: list[str]) -> tuple[str, float]
                 ),
             ]
         )
-    text = lib.table(
+    text = stats.table(
         rows,
         ["game", "positions", "median s", "p90 s", "max s", f"within {TARGET_S:g} s", "answers"],
     )
@@ -253,21 +251,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="also write every raw figure to this file")
     args = ap.parse_args(argv)
     games = [g for g in args.games.split(",") if g]
-    site = lib.site_dir()
-    info = lib.machine()
+    site = siteserve.site_dir()
+    info = stats.machine()
     print(f"# bench_hint  {info['date']}")
     print(f"site {site}; Pyodide {info['pyodide']}, PyScript {info['pyscript']}")
     print(f"machine: {info['cpu']}, {info['cores']} cores, {info['memory']}, {info['os']}")
-    print(f"load average at start: {lib.loadavg()}", flush=True)
+    print(f"load average at start: {stats.loadavg()}", flush=True)
     positions = plan(games, args.positions, args.seed)
     print(
         f"{len(positions)} positions: random deals played {'/'.join(map(str, MOVES_IN))} "
         f"moves in by a seeded random walk (seed {args.seed})",
         flush=True,
     )
-    with lib.served_root(site) as served, lib.SiteServer(served) as server:
+    with siteserve.served_root(site) as served, siteserve.SiteServer(served) as server:
         raw = run(server.url, positions)
-    raw |= {"machine": info, "load_end": lib.loadavg(), "seed": args.seed}
+    raw |= {"machine": info, "load_end": stats.loadavg(), "seed": args.seed}
     print(f"Chromium {raw['chromium']}; load average at end: {raw['load_end']}")
     first = raw["first"]
     print(

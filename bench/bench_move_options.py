@@ -31,9 +31,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import _benchlib as lib
+from benchlib import chrome, moveplay, siteserve, stats
 
 CHUNK = 15
 #: The files of the move path a variant may change (paths in the repository).
@@ -96,7 +94,7 @@ def at_revision(rev: str) -> Files:
     for path in FILES:
         out[path] = subprocess.run(
             ["git", "show", f"{rev}:{path}"],
-            cwd=lib.ROOT,
+            cwd=siteserve.ROOT,
             check=True,
             capture_output=True,
             text=True,
@@ -116,10 +114,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", default="", help="comma-separated variants to run (default: all)")
     ap.add_argument("--no-js", action="store_true", help="leave out the pure-JS board")
     args = ap.parse_args(argv)
-    lib.site_dir()  # the same check as the other benchmarks: node_modules and a build work
-    current = {p: (lib.ROOT / p).read_text(encoding="utf-8") for p in FILES}
-    info = lib.machine()
-    print(f"# bench_move_options  {info['date']}; {info['cores']} cores; load {lib.loadavg()}")
+    siteserve.site_dir()  # the same check as the other benchmarks: node_modules and a build work
+    current = {p: (siteserve.ROOT / p).read_text(encoding="utf-8") for p in FILES}
+    info = stats.machine()
+    print(f"# bench_move_options  {info['date']}; {info['cores']} cores; load {stats.loadavg()}")
     sources: dict[str, Files] = {}
     if args.baseline_rev:
         sources[f"baseline ({args.baseline_rev})"] = at_revision(args.baseline_rev)
@@ -138,29 +136,29 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  skipped {name}: {exc}")
     results: dict[str, dict[str, dict[str, list[float]]]] = {}
     with contextlib.ExitStack() as stack:
-        br = stack.enter_context(lib.chromium())
+        br = stack.enter_context(chrome.chromium())
         pages: dict[str, tuple[Any, bool]] = {}
         url = ""
         for name, files in sources.items():
             changed = {p: t for p, t in files.items() if t != current[p] or name == "as-built"}
-            site = stack.enter_context(lib.variant_site(changed))
-            server = stack.enter_context(lib.SiteServer(site))
+            site = stack.enter_context(siteserve.variant_site(changed))
+            server = stack.enter_context(siteserve.SiteServer(site))
             url = url or server.url
-            ctx = lib.new_context(br, server.url, service_workers=False)
+            ctx = chrome.new_context(br, server.url, service_workers=False)
             page = ctx.new_page()
             page.goto("./#russian/1")
-            lib.wait_ready(page)
+            chrome.wait_ready(page)
             pages[name] = (page, False)
         if not args.no_js:  # served next to the last site built (bench/ is linked into each)
-            ctx = lib.new_context(br, server.url, service_workers=False)
+            ctx = chrome.new_context(br, server.url, service_workers=False)
             page = ctx.new_page()
             page.goto("bench/js_board.html")
-            lib.wait_ready(page)
+            chrome.wait_ready(page)
             pages[JS] = (page, True)
         for page, _ in pages.values():
             page.evaluate(COUNT_RESIZES_JS)
         for game in [g for g in args.games.split(",") if g]:
-            actions = lib.plan_moves(game, args.moves, args.seed)
+            actions = moveplay.plan_moves(game, args.moves, args.seed)
             chunks: list[list[dict[str, Any]]] = [[]]
             for a in actions:
                 if a["type"] == "move" and len(chunks[-1]) >= CHUNK:
@@ -170,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
                 order = list(pages) if i % 2 == 0 else list(pages)[::-1]
                 for name in order:
                     page, is_js = pages[name]
-                    r = lib.play_in_page(page, chunk, is_js)
+                    r = moveplay.play_in_page(page, chunk, is_js)
                     slot = results.setdefault(game, {}).setdefault(name, {})
                     for k in ("move", "handler"):
                         slot.setdefault(k, []).extend(r[k])
@@ -181,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
                 results[game][name]["resizes"] = [float(count)]
 
     def pp(xs: list[float]) -> str:
-        return f"{lib.percentile(xs, 50):.2f} / {lib.percentile(xs, 95):.2f}"
+        return f"{stats.percentile(xs, 50):.2f} / {stats.percentile(xs, 95):.2f}"
 
     rows = []
     first = ""
@@ -192,8 +190,8 @@ def main(argv: list[str] | None = None) -> int:
         for name, r in by_name.items():
             vs_js = "–"
             if js is not None:
-                p50 = lib.median(r["move"]) / lib.median(js["move"])
-                p95 = lib.percentile(r["move"], 95) / lib.percentile(js["move"], 95)
+                p50 = stats.median(r["move"]) / stats.median(js["move"])
+                p95 = stats.percentile(r["move"], 95) / stats.percentile(js["move"], 95)
                 vs_js = f"{p50:.2f}x / {p95:.2f}x"
             rows.append(
                 [
@@ -201,15 +199,15 @@ def main(argv: list[str] | None = None) -> int:
                     name,
                     pp(r["move"]),
                     pp(r["handler"]),
-                    f"{lib.median(r['move']) / lib.median(base['move']):.2f}x",
+                    f"{stats.median(r['move']) / stats.median(base['move']):.2f}x",
                     vs_js,
                     f"{r['resizes'][0]:.0f}",
                 ]
             )
     print(f"\n## Move latency of UI variants, {args.moves} moves per game (seed {args.seed})\n")
     header = ["game", "variant", "move p50 / p95 ms", "handler p50 / p95 ms", f"p50 / {first}"]
-    print(lib.table(rows, [*header, "move p50 / p95 vs JS page", "card-size changes"]))
-    print(f"\nload average at end: {lib.loadavg()}")
+    print(stats.table(rows, [*header, "move p50 / p95 vs JS page", "card-size changes"]))
+    print(f"\nload average at end: {stats.loadavg()}")
     return 0
 
 

@@ -19,11 +19,12 @@ import random
 import sys
 import time
 
-import _solitaire_path
+from benchlib import checkout_hint
 
-_solitaire_path.import_solitaire()
-
-from solitaire import GAMES, Position  # noqa: E402
+try:
+    from solitaire import GAMES, Position
+except ModuleNotFoundError as missing:
+    raise SystemExit(checkout_hint(missing)) from None
 
 
 def random_play(game: str, seconds: float, seed: int, checked: bool) -> tuple[int, list[Position]]:

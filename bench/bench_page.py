@@ -35,9 +35,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import _benchlib as lib
+from benchlib import boottime, chrome, moveplay, siteserve, stats
 
 from solitaire.rules import GAMES
 
@@ -50,22 +48,22 @@ CHUNK = 20  # moves played on one page before the other page takes its turn
 
 
 def bench_boot(browser: Any, url: str, runs: int) -> tuple[dict[str, Any], list[str]]:
-    real, bare = lib.alternate(
+    real, bare = stats.alternate(
         runs,
         [
-            lambda: lib.measure_boot(
+            lambda: boottime.measure_boot(
                 browser,
                 url,
                 REAL,
                 warm=True,
                 service_worker=True,
-                warm_ready_js=lib.SNAPSHOT_SAVED,
+                warm_ready_js=boottime.SNAPSHOT_SAVED,
             ),
-            lambda: lib.measure_boot(browser, url, BARE, warm=True, service_worker=False),
+            lambda: boottime.measure_boot(browser, url, BARE, warm=True, service_worker=False),
         ],
     )
 
-    def phases(boots: list[lib.Boot], key: str) -> dict[str, float]:
+    def phases(boots: list[boottime.Boot], key: str) -> dict[str, float]:
         """Where the boot went, from web/pyodide-boot.mjs's marks: Pyodide is started from the
         page's head (before PyScript asks for it), so PyScript's own progress events no longer
         bracket the interpreter's start-up."""
@@ -80,7 +78,7 @@ def bench_boot(browser: Any, url: str, runs: int) -> tuple[dict[str, Any], list[
                 out.setdefault("PyScript + our files + main()", []).append(
                     m["app:ready"] - m["pyodide-boot:started"]
                 )
-        return {k: lib.median(v) for k, v in out.items()}
+        return {k: stats.median(v) for k, v in out.items()}
 
     result = {
         "runs": runs,
@@ -99,35 +97,35 @@ def bench_boot(browser: Any, url: str, runs: int) -> tuple[dict[str, Any], list[
 
 
 def report_boot(r: dict[str, Any]) -> tuple[str, list[tuple[str, bool, str]]]:
-    rc, rw = lib.median(r["real_cold"]), lib.median(r["real_warm"])
-    bc, bw = lib.median(r["bare_cold"]), lib.median(r["bare_warm"])
+    rc, rw = stats.median(r["real_cold"]), stats.median(r["real_warm"])
+    bc, bw = stats.median(r["bare_cold"]), stats.median(r["bare_warm"])
     # ratios per run (pages alternated within a run), then their median
-    cold_ratio = lib.median([a / b for a, b in zip(r["real_cold"], r["bare_cold"], strict=True)])
-    warm_ratio = lib.median([w / c for w, c in zip(r["real_warm"], r["real_cold"], strict=True)])
+    cold_ratio = stats.median([a / b for a, b in zip(r["real_cold"], r["bare_cold"], strict=True)])
+    warm_ratio = stats.median([w / c for w, c in zip(r["real_warm"], r["real_cold"], strict=True)])
 
     def spread(xs: list[float]) -> str:
         return f"{min(xs):,.0f}–{max(xs):,.0f}"
 
     def task(key: str) -> str:
-        return lib.fmt_ms(lib.median(r[key]))
+        return stats.fmt_ms(stats.median(r[key]))
 
-    cold_task_ratio = lib.median(
+    cold_task_ratio = stats.median(
         [a / b for a, b in zip(r["real_cold_task"], r["bare_cold_task"], strict=True)]
     )
-    warm_task_ratio = lib.median(
+    warm_task_ratio = stats.median(
         [w / c for w, c in zip(r["real_warm_task"], r["real_cold_task"], strict=True)]
     )
     rows = [
         [
             "cold: real page (./#russian/1)",
-            lib.fmt_ms(rc),
+            stats.fmt_ms(rc),
             spread(r["real_cold"]),
             task("real_cold_task"),
             "",
         ],
         [
             "cold: bare Pyodide page",
-            lib.fmt_ms(bc),
+            stats.fmt_ms(bc),
             spread(r["bare_cold"]),
             task("bare_cold_task"),
             "",
@@ -141,14 +139,14 @@ def report_boot(r: dict[str, Any]) -> tuple[str, list[tuple[str, bool, str]]]:
         ],
         [
             "warm: real page, service worker",
-            lib.fmt_ms(rw),
+            stats.fmt_ms(rw),
             spread(r["real_warm"]),
             task("real_warm_task"),
             "",
         ],
         [
             "warm: bare page, HTTP cache",
-            lib.fmt_ms(bw),
+            stats.fmt_ms(bw),
             spread(r["bare_warm"]),
             task("bare_warm_task"),
             "",
@@ -163,8 +161,8 @@ def report_boot(r: dict[str, Any]) -> tuple[str, list[tuple[str, bool, str]]]:
     ]
     for label, key in (("cold", "real_cold_phases"), ("warm", "real_warm_phases")):
         for phase, ms in r[key].items():
-            rows.append([f"  {label} real, {phase}", lib.fmt_ms(ms), "", "", ""])
-    text = lib.table(
+            rows.append([f"  {label} real, {phase}", stats.fmt_ms(ms), "", "", ""])
+    text = stats.table(
         rows,
         ["boot (nav start -> data-app=ready)", "median", "range", "main-thread task", "ratio"],
     )
@@ -192,33 +190,33 @@ def bench_moves(
     moves: int,
     seed: int,
     games: list[str],
-    profile: lib.Profile | None = None,
+    profile: chrome.Profile | None = None,
 ) -> dict[str, Any]:
     """``profile``: a device (bench/bench_phone.py), its CPU rate applied to both pages."""
-    real_ctx = lib.new_context(browser, url, service_workers=False, profile=profile)
-    js_ctx = lib.new_context(browser, url, service_workers=False, profile=profile)
+    real_ctx = chrome.new_context(browser, url, service_workers=False, profile=profile)
+    js_ctx = chrome.new_context(browser, url, service_workers=False, profile=profile)
     try:
         real = real_ctx.new_page()
         js = js_ctx.new_page()
         if profile is not None:
             if profile.context.get("has_touch"):
-                lib.click_to_move_settings(real_ctx)
-            lib.Emulation(real_ctx.new_cdp_session(real), profile)
-            lib.Emulation(js_ctx.new_cdp_session(js), profile)
+                moveplay.click_to_move_settings(real_ctx)
+            chrome.Emulation(real_ctx.new_cdp_session(real), profile)
+            chrome.Emulation(js_ctx.new_cdp_session(js), profile)
         real.goto(REAL)
-        lib.wait_ready(real)
+        chrome.wait_ready(real)
         # the solver's worker starts by itself once the page is idle after ready, its own
         # interpreter competing for the CPU for a few seconds (bench_first_hint.py measures
         # that start): the moves are timed once it is up
         real.wait_for_function(
             "['ready', 'failed'].includes(document.documentElement.dataset.solver)",
-            timeout=lib.BOOT_TIMEOUT_MS,
+            timeout=chrome.BOOT_TIMEOUT_MS,
         )
         js.goto(JS_BOARD)
-        lib.wait_ready(js)
+        chrome.wait_ready(js)
         out: dict[str, Any] = {}
         for game in games:
-            actions = lib.plan_moves(game, moves, seed)
+            actions = moveplay.plan_moves(game, moves, seed)
             # the two pages take turns every CHUNK moves, so that both see the same load
             chunks: list[list[dict[str, Any]]] = [[]]
             for a in actions:
@@ -231,7 +229,7 @@ def bench_moves(
                 if i % 2:
                     pages.reverse()
                 for page, is_js, name in pages:
-                    r = lib.play_in_page(page, chunk, is_js)
+                    r = moveplay.play_in_page(page, chunk, is_js)
                     for k in ("select", "move", "handler"):
                         res[name].setdefault(k, []).extend(r[k])
             out[game] = {**res, "deals": sum(1 for a in actions if a["type"] == "deal")}
@@ -243,13 +241,13 @@ def bench_moves(
 
 def report_moves(r: dict[str, Any]) -> tuple[str, list[tuple[str, bool, str]]]:
     def pp(xs: list[float]) -> str:
-        return f"{lib.percentile(xs, 50):.2f} / {lib.percentile(xs, 95):.2f}"
+        return f"{stats.percentile(xs, 50):.2f} / {stats.percentile(xs, 95):.2f}"
 
     rows = []
     verdicts = []
     for game, d in r.items():
         real, js = d["real"], d["js"]
-        p95r, p95j = lib.percentile(real["move"], 95), lib.percentile(js["move"], 95)
+        p95r, p95j = stats.percentile(real["move"], 95), stats.percentile(js["move"], 95)
         rows.append(
             [
                 game,
@@ -267,7 +265,7 @@ def report_moves(r: dict[str, Any]) -> tuple[str, list[tuple[str, bool, str]]]:
         verdicts.append(
             (f"move p95 {game}: <= 1.5x JS and < 16 ms", ok, f"{p95r:.2f} ms, {p95r / p95j:.2f}x")
         )
-    text = lib.table(
+    text = stats.table(
         rows,
         [
             "p50 / p95, ms",
@@ -349,7 +347,7 @@ def why_unneeded(rel: str, needed_py: set[str], site: Path | None = None) -> str
 
 def bench_payload(served: Path, requests: list[str], base_url: str) -> dict[str, Any]:
     site = served
-    needed_py = imported_modules(lib.ROOT / "py" / "solitaire")
+    needed_py = imported_modules(siteserve.ROOT / "py" / "solitaire")
     files = []
     for url in requests:
         parts = urlsplit(url)
@@ -364,12 +362,12 @@ def bench_payload(served: Path, requests: list[str], base_url: str) -> dict[str,
         data = path.read_bytes()
         # a gzip file (the page's bytecode archive) is served as it is: its size is the transfer
         served_as_is = data[:2] == b"\x1f\x8b"
-        brotli = lib.brotli_size(data)  # None: no brotli module here
+        brotli = stats.brotli_size(data)  # None: no brotli module here
         files.append(
             {
                 "path": rel,
                 "raw": len(data),
-                "gzip": len(data) if served_as_is else lib.gzip9(data),
+                "gzip": len(data) if served_as_is else stats.gzip9(data),
                 "brotli": len(data) if served_as_is and brotli is not None else brotli,
                 "runtime": rel.startswith("vendor/"),
                 "unneeded": why_unneeded(rel, needed_py, site),
@@ -385,7 +383,7 @@ def bench_payload(served: Path, requests: list[str], base_url: str) -> dict[str,
         if rel in fetched or not (site / rel).is_file():
             continue
         data = (site / rel).read_bytes()
-        extra.append({"path": rel, "raw": len(data), "gzip": lib.gzip9(data)})
+        extra.append({"path": rel, "raw": len(data), "gzip": stats.gzip9(data)})
     return {"files": files, "precache_extra": extra}
 
 
@@ -433,7 +431,7 @@ def report_payload(p: dict[str, Any]) -> tuple[str, list[tuple[str, bool, str]]]
         + (["brotli"] if has_br else [])
         + ["not needed by the game?"]
     )
-    text = lib.table(rows + sums, header)
+    text = stats.table(rows + sums, header)
     odd = [f["path"] for f in p["files"] if f.get("external") or f.get("missing")]
     if odd:
         text += "\nNOT SERVED FROM THE SITE: " + ", ".join(odd)
@@ -464,15 +462,19 @@ def main(argv: list[str] | None = None) -> int:
     only = set(args.only.split(","))
     if "payload" in only:
         only.add("boot")  # the payload is the first cold boot's requests
-    site = lib.site_dir()
-    info = lib.machine()
+    site = siteserve.site_dir()
+    info = stats.machine()
     print(f"# bench_page  {info['date']}")
     print(f"site {site}; Pyodide {info['pyodide']}, PyScript {info['pyscript']}")
     print(f"machine: {info['cpu']}, {info['cores']} cores, {info['memory']}, {info['os']}")
-    print(f"load average at start: {lib.loadavg()}", flush=True)
-    raw: dict[str, Any] = {"machine": info, "load_start": lib.loadavg()}
+    print(f"load average at start: {stats.loadavg()}", flush=True)
+    raw: dict[str, Any] = {"machine": info, "load_start": stats.loadavg()}
     verdicts: list[tuple[str, bool, str]] = []
-    with lib.served_root(site) as served, lib.SiteServer(served) as server, lib.chromium() as br:
+    with (
+        siteserve.served_root(site) as served,
+        siteserve.SiteServer(served) as server,
+        chrome.chromium() as br,
+    ):
         print(f"Chromium {br.version}", flush=True)
         raw["chromium"] = br.version
         url = server.url
@@ -499,11 +501,11 @@ def main(argv: list[str] | None = None) -> int:
                 f"(seed {args.seed})\n\n{text}",
                 flush=True,
             )
-    raw["load_end"] = lib.loadavg()
+    raw["load_end"] = stats.loadavg()
     print(f"\nload average at end: {raw['load_end']}")
     print("\n## Targets\n")
     print(
-        lib.table(
+        stats.table(
             [[name, "met" if ok else "NOT MET", fig] for name, ok, fig in verdicts],
             ["target", "", "measured"],
         )

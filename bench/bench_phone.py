@@ -62,11 +62,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import _benchlib as lib
 import bench_first_hint
 import bench_page
+from benchlib import boottime, chrome, siteserve, stats
 
 LIGHTHOUSE = "lighthouse@12.2.3"
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
@@ -89,21 +87,21 @@ VISIT = "./"
 # ----------------------------------------------------------------------------- visits
 
 
-def bench_visits(browser: Any, url: str, profile: lib.Profile, runs: int) -> dict[str, Any]:
-    real, bare = lib.alternate(
+def bench_visits(browser: Any, url: str, profile: chrome.Profile, runs: int) -> dict[str, Any]:
+    real, bare = stats.alternate(
         runs,
         [
-            lambda: lib.measure_boot(
+            lambda: boottime.measure_boot(
                 browser,
                 url,
                 VISIT,
                 warm=True,
                 service_worker=True,
-                warm_ready_js=lib.VISIT_SETTLED,
+                warm_ready_js=boottime.VISIT_SETTLED,
                 profile=profile,
                 later=1,
             ),
-            lambda: lib.measure_boot(
+            lambda: boottime.measure_boot(
                 browser, url, bench_page.BARE, warm=False, service_worker=False, profile=profile
             ),
         ],
@@ -138,12 +136,16 @@ def split_bytes(by_url: dict[str, int], base_url: str) -> dict[str, int]:
 
 
 def report_visits(r: dict[str, Any], base_url: str) -> tuple[str, list[Verdict]]:
-    first_ratio = lib.median([a / b for a, b in zip(r["real_first"], r["bare_first"], strict=True)])
-    return_ratio = lib.median(
+    first_ratio = stats.median(
+        [a / b for a, b in zip(r["real_first"], r["bare_first"], strict=True)]
+    )
+    return_ratio = stats.median(
         [a / b for a, b in zip(r["real_return"], r["bare_first"], strict=True)]
     )
-    later_ratio = lib.median([a / b for a, b in zip(r["real_later"], r["bare_first"], strict=True)])
-    task_ratio = lib.median(
+    later_ratio = stats.median(
+        [a / b for a, b in zip(r["real_later"], r["bare_first"], strict=True)]
+    )
+    task_ratio = stats.median(
         [a / b for a, b in zip(r["real_first_task"], r["bare_first_task"], strict=True)]
     )
 
@@ -151,7 +153,7 @@ def report_visits(r: dict[str, Any], base_url: str) -> tuple[str, list[Verdict]]
         return f"{min(xs):,.0f}–{max(xs):,.0f}"
 
     keys = ("real_first", "bare_first", "real_return", "real_later")
-    med = {k: lib.fmt_ms(lib.median(r[k])) for k in keys}
+    med = {k: stats.fmt_ms(stats.median(r[k])) for k in keys}
     rows = [
         ["first visit: real page", med["real_first"], spread(r["real_first"])],
         ["first visit: bare Pyodide page", med["bare_first"], spread(r["bare_first"])],
@@ -167,9 +169,9 @@ def report_visits(r: dict[str, Any], base_url: str) -> tuple[str, list[Verdict]]
         rows.append(
             [
                 f"{visit} visit: table shown before Python (table-preview)",
-                lib.fmt_ms(lib.median(shown)) if shown else "none",
+                stats.fmt_ms(stats.median(shown)) if shown else "none",
                 f"{len(shown)} of {len(table)} visits; first contentful paint "
-                + (lib.fmt_ms(lib.median(fcp)) if not any(map(math.isnan, fcp)) else "n/a"),
+                + (stats.fmt_ms(stats.median(fcp)) if not any(map(math.isnan, fcp)) else "n/a"),
             ]
         )
     for visit in ("first", "return"):
@@ -177,18 +179,18 @@ def report_visits(r: dict[str, Any], base_url: str) -> tuple[str, list[Verdict]]
         rows.append(
             [
                 f"{visit} visit: main-thread blocking, first paint to ready",
-                lib.fmt_ms(lib.median(blocking)),
+                stats.fmt_ms(stats.median(blocking)),
                 f"{spread(blocking)}; long tasks beyond 50 ms (measured; Lighthouse simulates)",
             ]
         )
     pages = [split_bytes(b, base_url) for b in r["page_bytes"]]
     workers = [split_bytes(b, base_url) for b in r["worker_bytes"]]
-    total = lib.median([float(p["runtime"] + p["own"]) for p in pages])
+    total = stats.median([float(p["runtime"] + p["own"]) for p in pages])
     for label, key in (("runtime (vendor/)", "runtime"), ("own files", "own")):
         rows.append(
             [
                 f"bytes until ready, page: {label}",
-                f"{lib.median([float(p[key]) for p in pages]) / 1000:,.1f} KB",
+                f"{stats.median([float(p[key]) for p in pages]) / 1000:,.1f} KB",
                 f"{pages[0]['requests']} requests in all",
             ]
         )
@@ -196,11 +198,11 @@ def report_visits(r: dict[str, Any], base_url: str) -> tuple[str, list[Verdict]]
     rows.append(
         [
             "bytes until ready, workers (service worker precache)",
-            f"{lib.median([float(w['runtime'] + w['own']) for w in workers]) / 1000:,.1f} KB",
+            f"{stats.median([float(w['runtime'] + w['own']) for w in workers]) / 1000:,.1f} KB",
             f"{workers[0]['requests']} requests",
         ]
     )
-    text = lib.table(rows, ["", "median", "range / note"])
+    text = stats.table(rows, ["", "median", "range / note"])
     text += f"\nemulated workers: {r['workers'] or 'none'}"
     text += f"\nworkers' replies: { {k: sorted(set(v)) for k, v in r['worker_replies'].items()} }"
     verdicts = [
@@ -244,7 +246,7 @@ def bench_hints(
     header = ["site", "profile", "loads", "first median s", "first p90 s", "later median s"]
     header += ["later p90 s", "first / later", "worker ready after page s", "long tasks"]
     header += ["long tasks ms"]
-    text = lib.table([row], header)
+    text = stats.table([row], header)
     if errors:
         text += "\nPROBLEMS: " + "; ".join(errors)
     ratio = float(row[7])
@@ -259,8 +261,8 @@ def bench_hints(
 def moves_verdicts(r: dict[str, Any]) -> list[Verdict]:
     out = []
     for game, d in r.items():
-        p95r = lib.percentile(d["real"]["move"], 95)
-        p95j = lib.percentile(d["js"]["move"], 95)
+        p95r = stats.percentile(d["real"]["move"], 95)
+        p95j = stats.percentile(d["js"]["move"], 95)
         out.append(
             (
                 f"move p95 {game} <= {TARGETS['moves']:g}x JS page",
@@ -291,7 +293,7 @@ def lighthouse(url: str, profile: str) -> dict[str, Any]:
         ]
         if profile == "desktop":
             cmd.append("--preset=desktop")
-        env = os.environ | {"CHROME_PATH": os.environ.get("CHROMIUM", lib.DEBIAN_CHROMIUM)}
+        env = os.environ | {"CHROME_PATH": os.environ.get("CHROMIUM", chrome.DEBIAN_CHROMIUM)}
         done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
         if not out.is_file():
             raise RuntimeError(f"lighthouse failed ({done.returncode}): {done.stderr[-2000:]}")
@@ -339,9 +341,9 @@ def summarize_lighthouse(report: dict[str, Any]) -> dict[str, Any]:
 
 def report_lighthouse(s: dict[str, Any]) -> tuple[str, list[Verdict]]:
     rows = [[c, str(s["scores"][c])] for c in CATEGORIES]
-    rows += [["TBT", lib.fmt_ms(s["tbt_ms"])], ["LCP", lib.fmt_ms(s["lcp_ms"])]]
-    rows += [["FCP", lib.fmt_ms(s["fcp_ms"])]]
-    text = lib.table(rows, [f"Lighthouse {s['version']}, {s['form_factor']}", "score / time"])
+    rows += [["TBT", stats.fmt_ms(s["tbt_ms"])], ["LCP", stats.fmt_ms(s["lcp_ms"])]]
+    rows += [["FCP", stats.fmt_ms(s["fcp_ms"])]]
+    text = stats.table(rows, [f"Lighthouse {s['version']}, {s['form_factor']}", "score / time"])
     text += f"\nthrottling: {s['throttling']}"
     for cat, items in s["failing"].items():
         text += f"\nfailing {cat} audits: " + "; ".join(items)
@@ -367,7 +369,7 @@ def report_lighthouse(s: dict[str, Any]) -> tuple[str, list[Verdict]]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    ap.add_argument("--profiles", default="desktop,phone", help="of " + ",".join(lib.PROFILES))
+    ap.add_argument("--profiles", default="desktop,phone", help="of " + ",".join(chrome.PROFILES))
     ap.add_argument("--runs", type=int, default=3, help="first visits of each page (default 3)")
     ap.add_argument("--moves", type=int, default=40, help="moves per game (default 40)")
     ap.add_argument("--games", default="russian")
@@ -380,17 +382,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="also write every raw figure to this file")
     args = ap.parse_args(argv)
     only = set(args.only.split(","))
-    profiles = [lib.PROFILES[p] for p in args.profiles.split(",") if p]
-    site = lib.site_dir()
-    info = lib.machine()
+    profiles = [chrome.PROFILES[p] for p in args.profiles.split(",") if p]
+    site = siteserve.site_dir()
+    info = stats.machine()
     print(f"# bench_phone  {info['date']}")
     print(f"site {site}; Pyodide {info['pyodide']}, PyScript {info['pyscript']}")
     print(f"machine: {info['cpu']}, {info['cores']} cores, {info['memory']}, {info['os']}")
-    print(f"load average at start: {lib.loadavg()}", flush=True)
+    print(f"load average at start: {stats.loadavg()}", flush=True)
     raw: dict[str, Any] = {"machine": info, "args": vars(args) | {"json": str(args.json)}}
-    raw["load_start"] = lib.loadavg()
+    raw["load_start"] = stats.loadavg()
     verdicts: dict[str, list[Verdict]] = {p.name: [] for p in profiles}
-    with lib.served_root(site) as served, lib.SiteServer(served) as server, lib.chromium() as br:
+    with (
+        siteserve.served_root(site) as served,
+        siteserve.SiteServer(served) as server,
+        chrome.chromium() as br,
+    ):
         url = server.url
         raw["chromium"] = br.version
         print(f"Chromium {br.version}; served by tools/serve.py with gzip at {url}", flush=True)
@@ -435,7 +441,7 @@ def main(argv: list[str] | None = None) -> int:
                 verdicts[name] += v
                 print(f"\n## Lighthouse ({name}) of {url}\n\n{text}", flush=True)
             raw[name] = out
-    raw["load_end"] = lib.loadavg()
+    raw["load_end"] = stats.loadavg()
     print(f"\nload average at end: {raw['load_end']}")
     print("\n## Targets\n")
     rows = [
@@ -443,7 +449,7 @@ def main(argv: list[str] | None = None) -> int:
         for name, vs in verdicts.items()
         for target, ok, fig in vs
     ]
-    print(lib.table(rows, ["profile", "target", "", "measured"]))
+    print(stats.table(rows, ["profile", "target", "", "measured"]))
     if args.json:
         args.json.write_text(json.dumps(raw, indent=1, default=str) + "\n", encoding="utf-8")
     return 0

@@ -22,11 +22,12 @@ import statistics
 import sys
 import time
 
-import _solitaire_path
+from benchlib import checkout_hint
 
-_solitaire_path.import_solitaire()
-
-from solitaire import GAMES, Position, solver  # noqa: E402
+try:
+    from solitaire import GAMES, Position, solver
+except ModuleNotFoundError as missing:
+    raise SystemExit(checkout_hint(missing)) from None
 
 TARGET = {  # seconds per deal, share of deals to decide within it
     "russian": (10.0, 0.99),
