@@ -4,19 +4,16 @@ markup the page writes (py/solitaire/web/faces.py) points at symbols that exist.
 
 from __future__ import annotations
 
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import make_cards
 import pytest
 
+from solitaire.cards import card_name
+from solitaire.web.faces import SPRITE, face_html
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-
-import make_cards  # noqa: E402
-
-from solitaire.cards import card_name  # noqa: E402
-from solitaire.web.faces import SPRITE, face_html  # noqa: E402
 
 SVG = "{http://www.w3.org/2000/svg}"
 NAMES = [r + s for s in "SHDC" for r in "A23456789TJQK"]

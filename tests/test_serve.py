@@ -5,16 +5,13 @@ from __future__ import annotations
 import gzip
 import http.client
 import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import serve
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-
-import serve  # noqa: E402
 
 FILES = {
     "index.html": b"<!doctype html><title>t</title>" + b"<p>hello</p>" * 200,

@@ -8,17 +8,13 @@ import json
 import shutil
 import struct
 import subprocess
-import sys
 from pathlib import Path
 
+import build_site
 import pytest
+import snapshot_codec
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-
-import build_site  # noqa: E402
-import snapshot_codec  # noqa: E402
-
 PYODIDE = ROOT / "node_modules" / "pyodide"
 SCRIPT = ROOT / "tools" / "make_boot_snapshot.mjs"
 

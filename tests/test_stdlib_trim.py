@@ -5,19 +5,15 @@ when one of them is missing."""
 from __future__ import annotations
 
 import io
-import sys
 import zipfile
 from pathlib import Path
 
+import build_site
 import pytest
+import stdlib_trim
+from stdlib_trim import Module
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT / "tools") not in sys.path:
-    sys.path.insert(0, str(ROOT / "tools"))
-
-import build_site  # noqa: E402
-import stdlib_trim  # noqa: E402
-from stdlib_trim import Module  # noqa: E402
 
 TABLE = {
     "json": Module("json/__init__.py", True, [("json.decoder", False), ("json.tool", True)]),

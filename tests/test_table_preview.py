@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_controller import Clock, Grid, Winnable
 
 from solitaire import Game, Position
 from solitaire.cards import card_name
@@ -21,9 +22,6 @@ from solitaire.web.controller import DEFAULT_GAME, Controller, shown_deal
 from solitaire.web.layout import layout
 from solitaire.web.markup import PREVIEW_VERSION, board_html, board_vars, table_preview
 from solitaire.web.store import MemoryBackend, Settings, Store
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_controller import Clock, Grid, Winnable
 
 ROOT = Path(__file__).resolve().parent.parent
 
