@@ -16,11 +16,10 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from solitaire.cli.survey import read_survey
+from solitaire.rules import GAMES
+
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT / "py") not in sys.path:  # a checkout tool: the package need not be installed
-    sys.path.insert(0, str(ROOT / "py"))
-from solitaire.cli.survey import read_survey  # noqa: E402
-from solitaire.rules import GAMES  # noqa: E402
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:

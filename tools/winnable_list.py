@@ -16,10 +16,9 @@ import json
 import sys
 from pathlib import Path
 
+from solitaire.rules import GAMES
+
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT / "py") not in sys.path:  # a checkout tool: the package need not be installed
-    sys.path.insert(0, str(ROOT / "py"))
-from solitaire.rules import GAMES  # noqa: E402
 
 
 def winnable_deals(survey: Path) -> list[int]:
