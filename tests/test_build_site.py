@@ -10,20 +10,16 @@ import hashlib
 import json
 import re
 import shutil
-import sys
 import tarfile
 from html.parser import HTMLParser
 from pathlib import Path
 
+import build_site  # tools/ is on pytest's pythonpath (pyproject.toml)
 import pytest
 
 from solitaire.rules import GAMES, GameRules, RulesText
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT / "tools") not in sys.path:
-    sys.path.insert(0, str(ROOT / "tools"))
-
-import build_site  # noqa: E402
 
 VOID = frozenset({"meta", "link", "input", "br", "img", "source", "hr"})
 

@@ -453,7 +453,7 @@ NODE_TIMEOUT = 300
 #: them); gitignored. Always the repository's own, whatever ``root`` a build reads.
 PYC_CACHE = ROOT / ".cache" / "pyodide-pyc"
 #: What the compiled files are, part of their cache folder's name: a change to how they are
-#: compiled (here: docstrings blanked, no column positions, ``_COMPILE_MJS``) must not reuse files
+#: compiled (here: docstrings blanked, no column positions, COMPILE_PYC_SCRIPT) must not reuse files
 #: compiled before.
 PYC_FLAVOUR = "docstrings-dot-no-columns"
 #: Where the interpreter's working directory is in the browser (the files maps' "./" paths).
@@ -1326,58 +1326,7 @@ def stamp_service_worker(
 #: py_compile would write it. Compiled without the column of each instruction
 #: (PYTHONNODEBUGRANGES, as the build's snapshot: tools/make_boot_snapshot.mjs): only
 #: tracebacks' ^^^ markers read them, and the bytecode is ~20 % smaller without.
-_COMPILE_MJS = r"""
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-const [indexDir, jobsFile, outDir] = process.argv.slice(2);
-const { loadPyodide } = await import(pathToFileURL(join(indexDir, "pyodide.mjs")).href);
-const py = await loadPyodide({
-  indexURL: indexDir + "/", stdout: () => {}, stderr: (line) => console.error(line),
-  env: { PYTHONNODEBUGRANGES: "1" },
-});
-const jobs = JSON.parse(readFileSync(jobsFile, "utf-8"));
-for (const [path, host] of Object.entries(jobs)) {
-  py.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
-  py.FS.writeFile(path, readFileSync(host));
-}
-py.globals.set("paths", JSON.stringify(Object.keys(jobs)));
-const result = JSON.parse(py.runPython(`
-import ast, importlib.util, json, os, sys
-from importlib._bootstrap_external import _code_to_hash_pyc
-def blank_docstrings(tree):
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-            first = node.body[0] if node.body else None
-            if (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
-                    and isinstance(first.value.value, str)):
-                first.value.value = "."
-    return tree
-compiled = {}
-for p in json.loads(paths):
-    with open(p, "rb") as f:
-        source = f.read()
-    code = compile(blank_docstrings(ast.parse(source, p)), p, "exec", dont_inherit=True)
-    data = _code_to_hash_pyc(code, importlib.util.source_hash(source), checked=False)
-    cfile = importlib.util.cache_from_source(p)
-    os.makedirs(os.path.dirname(cfile), exist_ok=True)
-    with open(cfile, "wb") as f:
-        f.write(data)
-    compiled[p] = cfile
-json.dumps({"version": sys.version, "cache_tag": sys.implementation.cache_tag,
-            "optimize": sys.flags.optimize, "magic": importlib.util.MAGIC_NUMBER.hex(),
-            "compiled": compiled})
-`));
-const files = {};
-let i = 0;
-for (const [path, cfile] of Object.entries(result.compiled)) {
-  const name = `${i++}.pyc`;
-  writeFileSync(join(outDir, name), py.FS.readFile(cfile));
-  files[path] = name;
-}
-delete result.compiled;
-console.log(JSON.stringify({ ...result, files }));
-"""
+COMPILE_PYC_SCRIPT = ROOT / "tools" / "sitebuild" / "compile_pyc.mjs"
 
 
 @dataclass
@@ -1406,7 +1355,6 @@ def _run_node_compiler(
     """Compile ``jobs`` ({FS path: source file}) with the vendored Pyodide under Node."""
     with tempfile.TemporaryDirectory(prefix="solitaire-pyc-") as tmp:
         work = Path(tmp)
-        (work / "compile.mjs").write_text(_COMPILE_MJS, encoding="utf-8")
         (work / "jobs.json").write_text(
             json.dumps({k: str(v) for k, v in jobs.items()}), encoding="utf-8"
         )
@@ -1415,7 +1363,7 @@ def _run_node_compiler(
             stdout = stdlib_trim.run_node(
                 NODE,
                 [
-                    str(work / "compile.mjs"),
+                    str(COMPILE_PYC_SCRIPT),
                     str(pyodide_dir),
                     str(work / "jobs.json"),
                     str(work / "out"),
