@@ -16,15 +16,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..position import Move, Position
+from .ports import Table
 from .proved_line import ProvedLine, moved_cards
 from .state import AskSolver, Redraw, SchedulePersist, ShowHint, Toast, Verdict
 from .text import LOST_AT_START_TEXT, hint_text, verdict_text
-
-if TYPE_CHECKING:
-    from .controller import Controller
 
 #: Seconds of search in the worker for a hint, then for each time it is asked again at the
 #: same position after an answer that was not proved (the last one for every later time).
@@ -58,7 +56,7 @@ def worth_stopping(calls: Iterable[tuple[str, float, float]], now_ms: float) -> 
 
 
 class Advice:
-    def __init__(self, controller: Controller) -> None:
+    def __init__(self, controller: Table) -> None:
         self.c = controller
 
     def hint(self) -> None:

@@ -16,14 +16,11 @@ kept aside, or when another game takes its place aside. No browser.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from .ports import Table
 from .state import Toast
 from .store import Saved, Stats
 from .text import plural
-
-if TYPE_CHECKING:
-    from .controller import Controller
 
 CHANGE_TOAST_MS = 8000  # the change's toast (with its Undo button) stays this long
 
@@ -45,7 +42,7 @@ def same_game(a: Saved | None, b: Saved | None) -> bool:
 
 
 class Changes:
-    def __init__(self, controller: Controller) -> None:
+    def __init__(self, controller: Table) -> None:
         self.c = controller
         self.pending: TableChange | None = None  # the change Undo takes back now
         self.settled = True  # False: no move yet since the last change (or the page's start)

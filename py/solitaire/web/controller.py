@@ -12,7 +12,6 @@ from the state. No ``js`` import: the tests drive this class under CPython with 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
 
 from .. import MAX_DEAL
 from ..cards import card_symbol, long_name
@@ -26,6 +25,7 @@ from .gestures import Gestures
 from .keys import Keys
 from .layout import Layout, layout
 from .markup import table_preview
+from .ports import Geometry, Winnable
 from .state import (
     Announce,
     AutoFinish,
@@ -37,7 +37,6 @@ from .state import (
     LoadWinnable,
     NewBoard,
     Notice,
-    Rect,
     Redraw,
     SchedulePersist,
     Selection,
@@ -71,24 +70,6 @@ DEFAULT_GAME = "russian"
 WINNABLE_BY_DEFAULT = frozenset({"russian"})
 AUTO_STEP_MS = 120  # between the auto-moves that follow a move
 FINISH_TOTAL_MS = 2200  # auto-finish animation, at most
-
-
-class Geometry(Protocol):
-    """Where the board's piles and cards are on the screen (the view measures them)."""
-
-    def pile_rects(self) -> dict[PileRef, Rect]: ...
-
-    def card_rect(self, card: int) -> Rect: ...
-
-
-class Winnable(Protocol):
-    """The lists of proved-winnable deals (fetched by the page)."""
-
-    def known(self, game_id: str) -> bool: ...
-
-    def get(self, game_id: str) -> list[int] | None: ...
-
-    def pick(self, deals: list[int], avoid: int | None = None) -> int: ...
 
 
 def valid_deal_text(text: str) -> int | None:
@@ -142,6 +123,14 @@ class Controller:
     @property
     def position(self) -> Position:
         return self.game.position
+
+    def hint(self) -> None:
+        """The Hint button or H (``Advice.hint``)."""
+        self.advice.hint()
+
+    def clear_hint(self) -> None:
+        """The hinted move is no longer marked (``Advice.clear_hint``)."""
+        self.advice.clear_hint()
 
     def take_effects(self) -> list[Effect]:
         effects, self.effects = self.effects, []
@@ -563,7 +552,7 @@ class Controller:
         hint.kind = ""
         hint.move = None
         hint.from_line = False
-        self.advice.clear_hint()
+        self.clear_hint()
         if ui.verdict.asked is not None and ui.verdict.asked is not position:
             ui.verdict.asked = None
 
@@ -619,7 +608,7 @@ class Controller:
 
     def select(self, pile: PileRef, index: int) -> None:
         cards = tuple(self.position.pile(pile)[index:])
-        self.advice.clear_hint()
+        self.clear_hint()
         self.ui.selection = Selection(pile, index, cards, self.legal_targets(pile, len(cards)))
 
     def put_back(self) -> bool:

@@ -9,17 +9,13 @@ the controller's state (``UIState.press``, ``drag``, ``last_tap``): no browser.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..cards import card_symbol
 from ..piles import STOCK, PileRef
 from ..position import Move
+from .ports import Table
 from .state import Drag, DragBack, Press, Redraw, Shake, Tap, TapCycle
 from .tap_moves import tap_moves
 from .text import pile_title
-
-if TYPE_CHECKING:
-    from .controller import Controller
 
 DRAG_THRESHOLD = 6  # CSS px before a mouse press becomes a drag
 TOUCH_DRAG_THRESHOLD = 9  # the same for a finger
@@ -52,7 +48,7 @@ def drop_target(drag: Drag, dx: float, dy: float) -> PileRef | None:
 
 
 class Gestures:
-    def __init__(self, controller: Controller) -> None:
+    def __init__(self, controller: Table) -> None:
         self.c = controller
 
     def pointer_down(
@@ -97,7 +93,7 @@ class Gestures:
         if index is None or self.c.selectable(pile, index) != index:
             return False
         self.c.ui.selection = None
-        self.c.advice.clear_hint()
+        self.c.clear_hint()
         cards = tuple(self.c.position.pile(pile)[index:])
         self.c.ui.drag = Drag(
             pile=pile,

@@ -7,19 +7,16 @@ the tests drive it under CPython (docs/ui.md, "Keyboard").
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from ..piles import STOCK, TABLEAU, WASTE, PileRef
+from .ports import Table
 from .state import Focus, Rect, ShowHelp
-
-if TYPE_CHECKING:
-    from .controller import Controller
 
 
 class Keys:
     """The controller's keyboard intents (``Controller.keys``)."""
 
-    def __init__(self, controller: Controller) -> None:
+    def __init__(self, controller: Table) -> None:
         self.c = controller
 
     def press(
@@ -97,7 +94,7 @@ class Keys:
 
     def hint(self) -> None:
         """H: as the Hint button."""
-        self.c.advice.hint()
+        self.c.hint()
 
     def new_deal(self) -> None:
         """N: as the New deal button."""

@@ -9,19 +9,15 @@ No ``js`` import: driven by app.py, tested under CPython.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from .ports import Table
 from .state import Redraw, SetAddress, Title
 from .text import format_hash
-
-if TYPE_CHECKING:
-    from .controller import Controller
 
 FOLLOWED = "This game went on in another tab: here is where it is now."
 
 
 class TabSync:
-    def __init__(self, controller: Controller) -> None:
+    def __init__(self, controller: Table) -> None:
         self.c = controller
 
     def storage_changed(self, name: str | None) -> None:

@@ -1,0 +1,109 @@
+"""What the controller's parts (advice, changes, gestures, keys, tab sync) see of the table.
+
+The parts are small modules over plain state; the controller builds them and hands itself
+in, but they know it only through :class:`Table`, a Protocol defined here, below all of
+them, so that no part imports the controller (imports go one way). :class:`Geometry` and
+:class:`Winnable` are what the page gives the controller. No ``js`` import.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from ..game import Game
+from ..piles import PileRef
+from ..position import Move, Position
+from .layout import Layout
+from .state import Effect, Rect, UIState
+from .store import Saved, Settings, Store
+
+
+class Geometry(Protocol):
+    """Where the board's piles and cards are on the screen (the view measures them)."""
+
+    def pile_rects(self) -> dict[PileRef, Rect]: ...
+
+    def card_rect(self, card: int) -> Rect: ...
+
+
+class Winnable(Protocol):
+    """The lists of proved-winnable deals (fetched by the page)."""
+
+    def known(self, game_id: str) -> bool: ...
+
+    def get(self, game_id: str) -> list[int] | None: ...
+
+    def pick(self, deals: list[int], avoid: int | None = None) -> int: ...
+
+
+class Table(Protocol):
+    """The game on the table, the UI state and the effects' outbox, with the intents the
+    parts hand on to one another (a key asks for a hint, a tap plays a move)."""
+
+    ui: UIState
+    saved: Saved
+    settings: Settings
+    store: Store
+    table: Layout
+    geometry: Geometry
+    loaded: bool
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def game_id(self) -> str: ...
+
+    @property
+    def position(self) -> Position: ...
+
+    @property
+    def tap_move_on(self) -> bool: ...
+
+    def now(self) -> float: ...
+
+    def emit(self, *effects: Effect) -> None: ...
+
+    def toast(self, text: str, info: bool = False, ms: int = 2800) -> None: ...
+
+    def announce(self, text: str) -> None: ...
+
+    def describe_table(self) -> str: ...
+
+    def describe_move(self, move: Move) -> str: ...
+
+    def show_notices(self) -> None: ...
+
+    def show(self, chosen: Saved, push: bool = True, boot: bool = False) -> None: ...
+
+    def tick(self) -> None: ...
+
+    def persist(self) -> object: ...
+
+    def position_changed(self) -> None: ...
+
+    def after_change(self, player: bool = False) -> None: ...
+
+    def cancel_drag(self) -> None: ...
+
+    def selectable(self, pile: PileRef, index: int | None) -> int | None: ...
+
+    def legal_targets(self, pile: PileRef, count: int) -> frozenset[PileRef]: ...
+
+    def activate(self, pile: PileRef, index: int | None) -> None: ...
+
+    def to_foundation(self, pile: PileRef, index: int | None) -> None: ...
+
+    def play(self, move: Move, dragged: tuple[int, ...] = ()) -> bool: ...
+
+    def put_back(self) -> bool: ...
+
+    def undo(self) -> None: ...
+
+    def redo(self) -> None: ...
+
+    def new_deal(self) -> None: ...
+
+    def hint(self) -> None: ...
+
+    def clear_hint(self) -> None: ...
