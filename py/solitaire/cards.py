@@ -38,6 +38,12 @@ def suit(card: int) -> int:
     return (card % 52) // 13
 
 
+def follows_up(card: int, top: int) -> bool:
+    """Is ``card`` the next rank above ``top`` on a foundation (an Ace follows a King, for
+    the two-deck games' foundations that go round)? The suit is checked apart."""
+    return rank(card) == rank(top) + 1 or (rank(top) == 13 and rank(card) == 1)
+
+
 def face(card: int) -> int:
     """The card with its deck forgotten: equal for the two copies of a two-deck game."""
     return card % 52

@@ -4,108 +4,28 @@ Positions are immutable: ``play`` returns a new one, and assigning an attribute 
 ``AttributeError``. Piles are tuples of card ints, so a copy is a few tuple references and
 undo is keeping the earlier position. Moves name their piles with :class:`PileRef` values.
 The rules come from the game's ``GameRules`` through its lookup tables
-(:mod:`solitaire.tables`); the position document is read and written by
-:mod:`solitaire.position_json`. About 700 lines, one class: the rules of every game as one
-generic ``Position`` (legal moves, the reasons for a refusal, playing, automatic play), whose
-parts share its private slots and tables.
+(:mod:`solitaire.tables`). The modules around ``Position`` read it through
+:class:`~solitaire.moves.PositionView` and import nothing from here: ``moves`` (``Move``, the
+errors), ``refusals`` (why a move is refused), ``finish`` (the quick auto-finish test) and
+``position_json`` (the position document).
 """
 
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any, NamedTuple
+from typing import Any
 
-from .cards import SUIT_NAMES, card_symbol, face, rank, suit
+from .cards import face, follows_up, suit
 from .deals import deal_piles, shuffled
+from .finish import finishes
+from .moves import IllegalMove, Move, Pile, PositionError, short_repr
 from .piles import CELL, FOUNDATION, STOCK, TABLEAU, WASTE, PileRef
+from .position_json import position_document, read_document
+from .refusals import why_illegal
 from .rules import GAMES, GameRules
 from .tables import rule_tables
 
-Pile = tuple[int, ...]
-
-
-def short_repr(value: Any) -> str:
-    """``repr(value)`` for a message, cut to 40 characters: what a tampered document or a
-    caller's mistake holds may be anything (an int too long to print, a huge string)."""
-    try:
-        text = repr(value)
-    except ValueError:  # an int too long to print
-        return "a number with too many digits"
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _pile_text(ref: PileRef) -> str:
-    """A pile's name for a message, cut short (a made-up ref may hold anything)."""
-    try:
-        text = str(ref)
-    except ValueError:  # an index too long to print
-        text = f"{ref.kind}-…"
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-class IllegalMove(ValueError):
-    """A move the rules refuse; ``str(error)`` is a sentence for the player."""
-
-
-class PositionError(ValueError):
-    """A position document that is malformed or describes an impossible position."""
-
-
-class Move(NamedTuple):
-    """Take ``count`` cards from the top of ``source`` and put them on ``target``.
-
-    Piles are :class:`PileRef` values: ``Move(TABLEAU[4], FOUNDATION[0])``; dealing a card
-    from the stock is ``Move(STOCK, WASTE)``. Their text, ``"3:tableau-2>tableau-5"``, is
-    ``str(move)`` and :meth:`parse` (saves and hints carry moves as text).
-    """
-
-    source: PileRef
-    target: PileRef
-    count: int = 1  # type: ignore[assignment]  # (shadows tuple.count, by design)
-
-    def __str__(self) -> str:
-        text = f"{self.source}>{self.target}"
-        return text if self.count == 1 else f"{self.count}:{text}"
-
-    def __repr__(self) -> str:
-        source: object = self.source  # a Move built by hand may hold anything
-        target: object = self.target
-        if isinstance(source, PileRef) and isinstance(target, PileRef):
-            return f"Move.parse({str(self)!r})"
-        return f"Move(source={source!r}, target={target!r}, count={self.count!r})"
-
-    @classmethod
-    def parse(cls, text: str) -> Move:
-        """Read ``str(move)`` back; raises ``ValueError`` with a sentence saying why not."""
-        if not isinstance(text, str):
-            raise ValueError(f"{short_repr(text)} is not a move.")
-        count_text, colon, rest = text.partition(":")
-        if not colon:
-            count_text, rest = "1", text
-        source, arrow, target = rest.partition(">")
-        if (
-            not arrow
-            or not source
-            or not target
-            or not count_text.isascii()
-            or not count_text.isdigit()
-            or len(count_text) > 6
-        ):
-            raise ValueError(
-                f"{short_repr(text)} is not a move "
-                "(expected text such as 'tableau-2>tableau-5' or '3:tableau-2>tableau-5')."
-            )
-        try:
-            return cls(PileRef.parse(source), PileRef.parse(target), int(count_text))
-        except ValueError as error:
-            raise ValueError(f"{short_repr(text)} is not a move: {error}") from None
-
-
-_BUILD_WORDS = {
-    "same-suit": "build down by one rank in the same suit",
-    "alternate-colour": "build down by one rank in alternating colours",
-    "any-suit": "build down by one rank, any suit",
-}
+__all__ = ["IllegalMove", "Move", "Pile", "Position", "PositionError", "short_repr"]
 
 
 def _read_only(slot: str, doc: str) -> Any:
@@ -298,7 +218,7 @@ class Position:
         top = pile[-1]
         if suit(top) != suit(card) or len(pile) >= self._rules.foundation_size:
             return False
-        return rank(card) == rank(top) + 1 or (rank(top) == 13 and rank(card) == 1)
+        return follows_up(card, top)
 
     def group_limit(self, to_empty_pile: bool) -> int:
         """Most cards that may move as one group (the free-cell "supermove" count)."""
@@ -358,7 +278,6 @@ class Position:
         fits, n_cards = t.fits, t.n
         moves: list[Move] = []
         tableau = self._tableau
-        down = self._down
         tops = self._tops()
         # single top cards (tableau tops, waste top, cells) to the foundations
         wants = self._foundation_wants()
@@ -367,24 +286,13 @@ class Position:
             if targets:
                 moves.extend([Move(source, FOUNDATION[f]) for f in targets])
         # groups from the tableau: where is each movable card? (value: count * 64 + pile)
-        any_face_up = rules.group == "any-face-up"
         where: dict[int, int] = {}
-        depth: list[int] = []
+        depth = [self._movable_from(i) for i in range(len(tableau))]
         for i, pile in enumerate(tableau):
             n = len(pile)
-            if not n:
-                depth.append(0)
+            m = depth[i]
+            if not m:
                 continue
-            if any_face_up:
-                m = n - down[i]
-            else:
-                m = 1
-                j = n - 1
-                lowest = down[i]
-                while j > lowest and fits[pile[j] * n_cards + pile[j - 1]]:
-                    m += 1
-                    j -= 1
-            depth.append(m)
             if m == 1:
                 where[pile[-1]] = 64 + i
             else:
@@ -445,103 +353,9 @@ class Position:
     def why_illegal(self, move: Any) -> str | None:
         """``None`` when ``move`` is legal, else the reason, worded for the player.
 
-        ``move`` is a ``Move`` (or a 3-tuple); anything else is refused with a reason too."""
-        rules = self._rules
-        if isinstance(move, (str, bytes)):
-            return "That is not a move."
-        try:
-            source, target, count = move
-        except (TypeError, ValueError):
-            return "That is not a move."
-        if not isinstance(source, PileRef) or not isinstance(target, PileRef):
-            return "That is not a move."
-        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-            return "A move takes at least one card."
-        for ref in (source, target):
-            try:
-                self.pile(ref)
-            except KeyError:
-                return f"There is no pile called “{_pile_text(ref)}” in {rules.name}."
-        if source == target:
-            return "The cards are already there."
-        skind, s = source
-        tkind, t = target
-        if skind == "foundation":
-            return "Cards never come back off a foundation."
-        if skind == "stock":
-            if tkind != "waste":
-                return "Cards from the stock go to the waste: click the stock to deal one."
-            if not self._stock:
-                return "The stock is empty, and there is no redeal."
-            return None if count == 1 else "The stock deals one card at a time."
-        if tkind == "stock":
-            return "Nothing can be put on the stock."
-        if tkind == "waste":
-            return "Only the stock deals onto the waste."
-        cards = self.pile(source)
-        if not cards:
-            return "There is no card there to move."
-        if count > len(cards):
-            return f"That pile has only {len(cards)} card{'s' if len(cards) > 1 else ''}."
-        if skind == "waste" and count > 1:
-            return "Only the top card of the waste moves."
-        card = cards[-count]
-        if skind == "tableau":
-            if len(cards) - count < self._down[s]:
-                return "Face-down cards cannot be moved."
-            if count > 1 and rules.group == "sequence" and self._movable_from(s) < count:
-                return (
-                    f"Only a run that follows the building rule ({_BUILD_WORDS[rules.build]}) "
-                    "moves together."
-                )
-        if tkind == "foundation":
-            if count > 1:
-                return "Cards go to a foundation one at a time."
-            pile = self._foundations[t]
-            if self.foundation_accepts(card, pile):
-                return None
-            if not pile:
-                if rank(card) != 1:
-                    return "Only an Ace can start a foundation."
-                return (
-                    f"The {SUIT_NAMES[suit(card)]} already have their foundation: "
-                    "this Ace goes on it after the King."
-                )
-            if len(pile) >= rules.foundation_size:
-                return "That foundation is complete."
-            return (
-                f"The {card_symbol(card)} cannot go on the {card_symbol(pile[-1])}: "
-                "foundations build up by suit."
-            )
-        if tkind == "cell":
-            if skind == "cell":
-                return "A card cannot move from one free cell to another."
-            if count > 1:
-                return "A free cell holds one card."
-            if self._cells[t] is not None:
-                return "That free cell is taken."
-            return None
-        # onto the tableau
-        pile = self._tableau[t]
-        if pile:
-            if not self.fits_on(card, pile[-1]):
-                return (
-                    f"The {card_symbol(card)} cannot go on the {card_symbol(pile[-1])}: "
-                    f"{_BUILD_WORDS[rules.build]}."
-                )
-        elif rules.empty == "king" and rank(card) != 13:
-            return "Only a King can go to an empty pile."
-        if skind == "tableau" and count > 1:
-            limit = self.group_limit(not pile)
-            if count > limit:
-                free = self._cells.count(None)
-                empty = sum(1 for p in self._tableau if not p) - (0 if pile else 1)
-                return (
-                    f"With {free} free cell{'s' if free != 1 else ''} and {empty} empty "
-                    f"column{'s' if empty != 1 else ''} to spare, at most {limit} cards "
-                    "move at once."
-                )
-        return None
+        ``move`` is a ``Move`` (or a 3-tuple); anything else is refused with a reason too
+        (:func:`solitaire.refusals.why_illegal`)."""
+        return why_illegal(self, move)
 
     # ----------------------------------------------------------------- playing
 
@@ -662,65 +476,18 @@ class Position:
         return moves
 
     def _finishes(self) -> bool:
-        """Would foundation moves alone (and stock deals when none is left) win? The same
-        answer as ``auto_finish``'s trial on positions, on plain lists: the page asks after
-        every move, and in Double Rail the trial deals the whole stock (a ``Position`` per
-        card, ~1.6 ms) only to fail. Which foundation move is played first does not change
-        the answer: a foundation move never disables another one (a card of rank r only fits
-        a pile of height r-1 of its suit, and the piles of a suit are interchangeable), so
-        the cards that end up on the foundations are the same in any order."""
-        rules = self._rules
-        size = rules.foundation_size
-        per_suit = rule_tables(rules).per_suit
-        heights: list[list[int]] = [[] for _ in range(4)]
-        for pile in self._foundations:
-            if pile:
-                heights[suit(pile[0])].append(len(pile))
-        for hs in heights:
-            hs += [0] * (per_suit - len(hs))
-        piles = [list(p) for p in self._tableau if p]
-        piles += [[c] for c in self._cells if c is not None]
-        waste = list(self._waste)
-        stock = list(self._stock)
-        up = sum(len(p) for p in self._foundations)
-
-        def take(card: int) -> bool:
-            want = (rank(card) - 1) % 13
-            hs = heights[suit(card)]
-            for k, h in enumerate(hs):
-                if h < size and h % 13 == want:
-                    hs[k] = h + 1
-                    return True
-            return False
-
-        while True:
-            moved = False
-            for p in piles:
-                while p and take(p[-1]):
-                    p.pop()
-                    up += 1
-                    moved = True
-            while waste and take(waste[-1]):
-                waste.pop()
-                up += 1
-                moved = True
-            if not moved:
-                if not stock:
-                    return up == rules.cards
-                waste.append(stock.pop())
+        """Would foundation moves alone (and stock deals) win? (:func:`.finish.finishes`)"""
+        return finishes(self)
 
     # ----------------------------------------------------------------- JSON
 
     def to_json(self) -> dict[str, Any]:
-        """The position document of docs/save-format.md (:func:`position_json.to_json`)."""
-        from .position_json import to_json
-
-        return to_json(self)
+        """The position document of docs/save-format.md
+        (:func:`solitaire.position_json.position_document`)."""
+        return position_document(self)
 
     @classmethod
     def from_json(cls, doc: Any) -> Position:
         """Read a position document; anything malformed or impossible raises
-        ``PositionError`` saying what is wrong (:func:`position_json.from_json`)."""
-        from .position_json import from_json
-
-        return from_json(doc)
+        ``PositionError`` saying what is wrong (:func:`solitaire.position_json.read_document`)."""
+        return cls(*read_document(doc))

@@ -1,21 +1,36 @@
 """The position document (docs/save-format.md): a :class:`Position` as a JSON-able dict, and
 reading one back with every check, each failure a ``PositionError`` with a sentence
-(``Position.to_json`` and ``Position.from_json`` call these)."""
+(``Position.to_json`` and ``Position.from_json`` call these). It reads a position through
+:class:`solitaire.moves.PositionView` and hands back a position's fields, so it imports nothing
+from :mod:`solitaire.position`."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .cards import SUIT_NAMES, card_name, parse_card, rank, suit
+from .cards import SUIT_NAMES, card_name, follows_up, parse_card, rank, suit
 from .deals import MAX_DEAL
-from .position import Pile, Position, PositionError, short_repr
-from .rules import GAMES
+from .moves import Pile, PositionError, PositionView, short_repr
+from .rules import GAMES, GameRules
 from .tables import rule_tables
 
 POSITION_FORMAT = 1
 
+#: ``Position``'s arguments, in order: rules, tableau, down, foundations, cells, stock, waste,
+#: deal.
+PositionFields = tuple[
+    GameRules,
+    tuple[Pile, ...],
+    tuple[int, ...],
+    tuple[Pile, ...],
+    tuple[int | None, ...],
+    Pile,
+    Pile,
+    int | None,
+]
 
-def to_json(position: Position) -> dict[str, Any]:
+
+def position_document(position: PositionView) -> dict[str, Any]:
     """The position document of docs/save-format.md.
 
     Both copies of a card are written the same ("QS"); loading numbers them in reading
@@ -54,9 +69,9 @@ def to_json(position: Position) -> dict[str, Any]:
     return doc
 
 
-def from_json(doc: Any) -> Position:
-    """Read a position document; anything malformed or impossible raises PositionError
-    saying what is wrong."""
+def read_document(doc: Any) -> PositionFields:
+    """Read a position document into ``Position``'s arguments; anything malformed or
+    impossible raises PositionError saying what is wrong."""
     if not isinstance(doc, dict):
         raise PositionError("A position must be a JSON object.")
     version = doc.get("format")
@@ -168,16 +183,6 @@ def from_json(doc: Any) -> Position:
         absent = [card_name(c) for c in range(52) for _ in range(rules.decks - seen.get(c, 0))]
         listed = ", ".join(absent[:8]) + (f" and {len(absent) - 8} more" if len(absent) > 8 else "")
         raise PositionError(f"{missing} card{'s are' if missing > 1 else ' is'} missing: {listed}.")
-    position = Position(
-        rules,
-        tuple(tableau),
-        tuple(down),
-        tuple(foundations),
-        tuple(cells),
-        tuple(stock),
-        tuple(waste),
-        deal,
-    )
     started: dict[int, int] = {}
     for k, pile in enumerate(foundations):
         for n, c in enumerate(pile):
@@ -185,9 +190,7 @@ def from_json(doc: Any) -> Position:
             if top is None:
                 ok = rank(c) == 1
             else:
-                ok = suit(top) == suit(c) and (
-                    rank(c) == rank(top) + 1 or (rank(top) == 13 and rank(c) == 1)
-                )
+                ok = suit(top) == suit(c) and follows_up(c, top)
             if not ok or n >= rules.foundation_size:
                 raise PositionError(
                     f"Foundation {k + 1} is not built up by suit from an Ace "
@@ -202,4 +205,13 @@ def from_json(doc: Any) -> Position:
                 f"{rules.name} has {per_suit} foundation{'s' if per_suit > 1 else ''} "
                 f"per suit, not {n} of {SUIT_NAMES[s]}."
             )
-    return position
+    return (
+        rules,
+        tuple(tableau),
+        tuple(down),
+        tuple(foundations),
+        tuple(cells),
+        tuple(stock),
+        tuple(waste),
+        deal,
+    )
