@@ -1,6 +1,8 @@
 # Solitaire: build, play and test. Every target is idempotent and quick when nothing changed.
 #
 #   make play    build _site/ and serve it on http://127.0.0.1:$(PORT)/
+#   make check   the quick loop: lint, type-check, unit tests but the slow ones, the e2e tests of
+#                the change (or a smoke subset)
 #   make test    lint, type-check, unit tests (tests/) and browser tests (e2e/)
 #   make bench   run every bench/*.py
 #
@@ -32,10 +34,11 @@ VENV_DEV := $(VENV)/.stamp-dev-$(PYPROJECT_HASH)
 VENV_SITE := $(VENV)/.stamp-site-$(PYPROJECT_HASH)
 NODE_STAMP := node_modules/.stamp-npm-ci
 
-.PHONY: help play test site serve lint format typecheck unit e2e bench browser venv dev npm clean
+.PHONY: help play check test site serve lint format typecheck unit e2e bench browser venv dev npm clean
 
 help:
 	@echo "make play    build the site and serve it on http://127.0.0.1:$(PORT)/ (PORT=... to change)"
+	@echo "make check   quick loop: lint, mypy, pytest tests/ -m 'not slow', the e2e files of the change or a smoke subset"
 	@echo "make test    ruff format --check, ruff check, mypy, pytest tests/, pytest e2e/"
 	@echo "make bench   run the benchmarks in bench/"
 	@echo "make site    build _site/ only;  make clean  remove .venv node_modules _site"
@@ -140,6 +143,30 @@ test: $(VENV_DEV) $(NODE_STAMP) browser
 	took=$$(( $$(date +%s) - start )); \
 	if [ -n "$$failed" ]; then echo "make test: FAILED:$$failed ($$took s)"; exit 1; fi; \
 	echo "make test: all checks passed ($$took s)"
+
+# The quick loop before a commit. The e2e part runs the e2e test files changed since main
+# (committed or not); when e2e/'s shared helpers, web/ or py/solitaire/web/ changed, or no
+# e2e file did, it adds SMOKE: a boot and a move by mouse, by finger and by key.
+SMOKE := e2e/test_ui_play.py::test_game_boots_fits_and_plays_by_click[russian] \
+  e2e/test_ui_touch.py::test_one_tap_moves_and_a_second_tap_tries_the_next_place[russian] \
+  e2e/test_ui_keyboard.py::test_picked_up_cards_and_the_focus_show_together[light]
+CHECK_BASE ?= $(shell git merge-base HEAD main 2>/dev/null || echo HEAD)
+
+check: $(VENV_DEV) $(NODE_STAMP) browser
+	@start=$$(date +%s); failed=""; \
+	for step in site lint typecheck; do $(MAKE) $$step || failed="$$failed $$step"; done; \
+	$(MAKE) unit UNIT_ARGS="-n auto -m 'not slow'" || failed="$$failed unit"; \
+	changed=$$( { git diff --name-only $(CHECK_BASE); git ls-files --others --exclude-standard; } | sort -u); \
+	files=$$(for f in $$changed; do case "$$f" in e2e/test_*.py) [ -f "$$f" ] && echo "$$f";; esac; done); \
+	if [ -z "$$files" ] || grep -qE '^(web/|py/solitaire/web/|e2e/(conftest|harness|ui_helpers)\.py)' <<<"$$changed"; then \
+	  files="$$files $(SMOKE)"; fi; \
+	case "$$failed" in \
+	  *site*) failed="$$failed e2e(not run: no site)";; \
+	  *) echo "e2e:" $$files; SOLITAIRE_SITE=_site $(VENV)/bin/pytest $$files $(PYTEST_ARGS) || failed="$$failed e2e";; \
+	esac; \
+	took=$$(( $$(date +%s) - start )); \
+	if [ -n "$$failed" ]; then echo "make check: FAILED:$$failed ($$took s)"; exit 1; fi; \
+	echo "make check: all checks passed ($$took s)"
 
 # ----------------------------------------------------------------------------- benchmarks
 

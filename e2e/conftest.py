@@ -30,22 +30,13 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import sys
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import build_site
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
-from playwright.sync_api import Error as PlaywrightError
-
-ROOT = Path(__file__).resolve().parent.parent
-for _path in (ROOT / "tools", Path(__file__).resolve().parent):
-    if str(_path) not in sys.path:
-        sys.path.insert(0, str(_path))
-
-import build_site  # noqa: E402
-from harness import (  # noqa: E402
+from harness import (
     ARTIFACTS,
     BOOT_TIMEOUT_MS,
     CHROMIUM_ARGS,
@@ -56,8 +47,13 @@ from harness import (  # noqa: E402
     origin,
     screenshot,
 )
-from serve import SiteServer  # noqa: E402
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
+from serve import SiteServer
 
+# tools/ (build_site, serve) and e2e/ (harness, ui_helpers) are on the import path through
+# pytest's ``pythonpath`` setting in pyproject.toml.
+ROOT = Path(__file__).resolve().parent.parent
 _CALL_FAILED = pytest.StashKey[bool]()
 
 
