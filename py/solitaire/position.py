@@ -1,13 +1,10 @@
 """A position of any of the games, its legal moves, and playing a move.
 
-Positions are immutable: ``play`` returns a new one, and assigning an attribute raises
-``AttributeError``. Piles are tuples of card ints, so a copy is a few tuple references and
-undo is keeping the earlier position. Moves name their piles with :class:`PileRef` values.
-The rules come from the game's ``GameRules`` through its lookup tables
-(:mod:`solitaire.tables`). The modules around ``Position`` read it through
-:class:`~solitaire.moves.PositionView` and import nothing from here: ``moves`` (``Move``, the
-errors), ``refusals`` (why a move is refused), ``finish`` (the quick auto-finish test) and
-``position_json`` (the position document).
+Positions are immutable (``play`` returns a new one); piles are tuples of card ints, so undo
+is keeping the earlier position. Moves name piles with :class:`PileRef`; the rules come from
+the game's ``GameRules`` through its tables (:mod:`solitaire.tables`). ``moves`` (``Move``,
+the errors), ``refusals`` (why a move is refused), ``finish`` (the auto-finish test) and
+``position_json`` read a position through ``moves.PositionView`` and import nothing from here.
 """
 
 from __future__ import annotations
@@ -237,10 +234,7 @@ class Position:
         if self._rules.group == "any-face-up":
             return len(pile) - self._down[i]
         t = rule_tables(self._rules)
-        fits, n_cards = t.fits, t.n
-        n = 1
-        lowest = self._down[i]
-        j = len(pile) - 1
+        fits, n_cards, n, lowest, j = t.fits, t.n, 1, self._down[i], len(pile) - 1
         while j > lowest and fits[pile[j] * n_cards + pile[j - 1]]:
             n += 1
             j -= 1
@@ -286,13 +280,26 @@ class Position:
             if targets:
                 moves.extend([Move(source, FOUNDATION[f]) for f in targets])
         # groups from the tableau: where is each movable card? (value: count * 64 + pile)
+        # _movable_from written out: the call per pile cost legal_moves 12-15 % of its speed
+        any_face_up = rules.group == "any-face-up"
+        down = self._down
         where: dict[int, int] = {}
-        depth = [self._movable_from(i) for i in range(len(tableau))]
+        depth: list[int] = []
         for i, pile in enumerate(tableau):
             n = len(pile)
-            m = depth[i]
-            if not m:
+            if not n:
+                depth.append(0)
                 continue
+            if any_face_up:
+                m = n - down[i]
+            else:
+                m = 1
+                j = n - 1
+                lowest = down[i]
+                while j > lowest and fits[pile[j] * n_cards + pile[j - 1]]:
+                    m += 1
+                    j -= 1
+            depth.append(m)
             if m == 1:
                 where[pile[-1]] = 64 + i
             else:
