@@ -225,7 +225,7 @@ class Position:
         empty = sum(1 for p in self._tableau if not p) - (1 if to_empty_pile else 0)
         return (free_cells + 1) << max(empty, 0)
 
-    def _movable_from(self, i: int) -> int:
+    def movable_from(self, i: int) -> int:
         """How many cards at the top of tableau pile ``i`` could move together (ignoring any
         group limit): the deepest face-up card for Yukon groups, else the ordered run."""
         pile = self._tableau[i]
@@ -234,7 +234,10 @@ class Position:
         if self._rules.group == "any-face-up":
             return len(pile) - self._down[i]
         t = rule_tables(self._rules)
-        fits, n_cards, n, lowest, j = t.fits, t.n, 1, self._down[i], len(pile) - 1
+        fits, n_cards = t.fits, t.n
+        n = 1
+        lowest = self._down[i]
+        j = len(pile) - 1
         while j > lowest and fits[pile[j] * n_cards + pile[j - 1]]:
             n += 1
             j -= 1
@@ -280,7 +283,7 @@ class Position:
             if targets:
                 moves.extend([Move(source, FOUNDATION[f]) for f in targets])
         # groups from the tableau: where is each movable card? (value: count * 64 + pile)
-        # _movable_from written out: the call per pile cost legal_moves 12-15 % of its speed
+        # movable_from written out: the call per pile cost legal_moves 12-15 % of its speed
         any_face_up = rules.group == "any-face-up"
         down = self._down
         where: dict[int, int] = {}
@@ -358,10 +361,8 @@ class Position:
         return moves
 
     def why_illegal(self, move: Any) -> str | None:
-        """``None`` when ``move`` is legal, else the reason, worded for the player.
-
-        ``move`` is a ``Move`` (or a 3-tuple); anything else is refused with a reason too
-        (:func:`solitaire.refusals.why_illegal`)."""
+        """``None`` when ``move`` (a ``Move`` or a 3-tuple) is legal, else the reason, worded for
+        the player; anything else is refused with a reason too (:mod:`solitaire.refusals`)."""
         return why_illegal(self, move)
 
     # ----------------------------------------------------------------- playing
@@ -489,8 +490,7 @@ class Position:
     # ----------------------------------------------------------------- JSON
 
     def to_json(self) -> dict[str, Any]:
-        """The position document of docs/save-format.md
-        (:func:`solitaire.position_json.position_document`)."""
+        """The position document of docs/save-format.md (``position_json.position_document``)."""
         return position_document(self)
 
     @classmethod

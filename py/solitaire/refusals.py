@@ -64,7 +64,7 @@ def why_illegal(position: PositionView, move: Any) -> str | None:
     if skind == "tableau":
         if len(cards) - count < position.down[s]:
             return "Face-down cards cannot be moved."
-        if count > 1 and rules.group == "sequence" and position._movable_from(s) < count:
+        if count > 1 and rules.group == "sequence" and position.movable_from(s) < count:
             return (
                 f"Only a run that follows the building rule ({BUILD_WORDS[rules.build]}) "
                 "moves together."
