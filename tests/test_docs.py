@@ -30,8 +30,6 @@ MAX_CELL = 300
 PENDING = {
     ("build.md", "length"),
     ("build.md", "cells"),
-    ("solver.md", "length"),
-    ("solver.md", "dates"),
     ("ui.md", "length"),
 }
 
