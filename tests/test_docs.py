@@ -24,26 +24,6 @@ MAX_LINES = 450
 MAX_LINES_OF = {"performance.md": 400}
 MAX_CELL = 300
 
-#: Docs not yet rewritten as references, and the rules each still breaks. Their checks are
-#: expected to fail (strict: once a doc passes, its entry must go). docs/build.md is being
-#: rewritten with the build.
-PENDING: set[tuple[str, str]] = set()
-
-
-def docs_for(rule: str) -> list[object]:
-    """The docs of ``docs/``, those of PENDING for ``rule`` marked as expected to fail."""
-    return [
-        pytest.param(
-            path,
-            id=path.name,
-            marks=pytest.mark.xfail(strict=True, reason=f"{path.name}: not yet rewritten"),
-        )
-        if (path.name, rule) in PENDING
-        else pytest.param(path, id=path.name)
-        for path in DOCS
-    ]
-
-
 #: An ISO date, and a path under bench/results/ (where a date may appear).
 DATE = re.compile(r"(?<![0-9])[0-9]{4}-[0-9]{2}-[0-9]{2}(?![0-9])")
 RESULTS_PATH = re.compile(r"bench/results/[^\s)`'\"]*")
@@ -86,14 +66,14 @@ def test_rules_catch_diary_text() -> None:
     assert table_cells("text | not a row") == []
 
 
-@pytest.mark.parametrize("path", docs_for("length"))
+@pytest.mark.parametrize("path", DOCS, ids=lambda p: p.name)
 def test_doc_length(path: Path) -> None:
     limit = MAX_LINES_OF.get(path.name, MAX_LINES)
     lines = len(path.read_text(encoding="utf-8").splitlines())
     assert lines <= limit, f"{path.name}: {lines} lines, at most {limit}: split it by subject"
 
 
-@pytest.mark.parametrize("path", docs_for("cells"))
+@pytest.mark.parametrize("path", DOCS, ids=lambda p: p.name)
 def test_table_cells_short(path: Path) -> None:
     long = [
         f"{number}: {cell[:60]}... ({len(cell)} characters)"
@@ -104,7 +84,7 @@ def test_table_cells_short(path: Path) -> None:
     assert not long, f"{path.name}: table cells over {MAX_CELL} characters:\n" + "\n".join(long)
 
 
-@pytest.mark.parametrize("path", docs_for("dates"))
+@pytest.mark.parametrize("path", DOCS, ids=lambda p: p.name)
 def test_no_dated_runs(path: Path) -> None:
     dated = [
         f"{number}: {line[:80]}"

@@ -4,7 +4,7 @@ card width, laid out on the table as the page draws them (its own CSS and card m
 
 Usage: ``.venv/bin/python tools/card_sheet.py [--site _site] [--out screenshots]
 [--widths 50,96] [--scale 2] [--four-color] [--theme light|dark]``.
-Writes ``cards-W.png`` per width (``cards-W-4c.png`` with ``--four-color``); docs/ui.md keeps
+Writes ``cards-W.png`` per width (``cards-W-4c.png`` with ``--four-color``); docs/ui-looks.md keeps
 the ones that matter.
 """
 

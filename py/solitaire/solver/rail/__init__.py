@@ -199,7 +199,7 @@ FAMILY = Rail
 # in turns, the first one resumed and one that deals first, with the rest. A hand-made
 # position whose piles are not single runs gets the restricted best-first search over the
 # piles, then the plain depth-first search.
-# Measured at 60 s CPU over deals 1-150 (docs/solver.md): every deal proved lost needed at
+# Measured at 60 s CPU over deals 1-150 (docs/solver-rail.md): every deal proved lost needed at
 # most 22 s of complete search (deal 6), while the beams went on winning deals up to 32 s
 # into their share (54, 61, 132, 135 at 24-32 s of beams; nothing more in 50 s). So the
 # beams get 55 % (33 s of 60), the complete searches 5 % first and the last 40 %.
@@ -222,7 +222,7 @@ RAIL_BEAM_PHASE = 0.55
 #: the rest). Why: of deals 1-1977, every deal the complete searches proved lost after the
 #: beams' usual share had every fixed beam die with 50 or more cards left, and of deals
 #: 1-450 they won one deep deal after it (103, at 45 s); the tail beams win deep deals up
-#: to the end of a longer share (docs/solver.md).
+#: to the end of a longer share (docs/solver-rail.md, "Tail beams").
 RAIL_DEEP_BEAMS_END = 0.85
 RAIL_FIRST_PHASE = 0.05
 #: The first complete search's node cap when neither a budget nor a node cap is given.

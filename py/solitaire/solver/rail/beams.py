@@ -225,9 +225,10 @@ _W3 = (10.0, 2.0, 1.0, 4.0, 0.5)
 
 #: The beams of :func:`abstract_beams`, tried in turn, then beams with random weights and
 #: bottom limits (seeded) until the budget runs out. Chosen greedily, wins per second, on
-#: 19 deals of 1-50 no phase decided at 60 s and deals 2801-2830 (docs/solver.md): the
-#: beams with narrow bottom limits are cheap (0.2-0.5 s a deal) and win deals no plain
-#: beam wins; the plain beams of the earlier portfolio close it.
+#: 19 deals of 1-50 no phase decided at 60 s and deals 2801-2830
+#: (bench/results/2026-12-07-solver-history.md): the beams with narrow bottom limits are
+#: cheap (0.2-0.5 s a deal) and win deals no plain beam wins; the plain beams of the earlier
+#: portfolio close it.
 BEAM_PORTFOLIO: tuple[Beam, ...] = (
     Beam(300, _W1, 1, 3),
     Beam(300, _W0, 2, 2),
@@ -286,7 +287,7 @@ def abstract_beams(
     the random beam before it (at least TAIL_TURN seconds), until one wins or the budget
     (or node cap) runs out. Why both: of 39 deals of 1-450 that no fixed beam wins, tail
     beams alone won 23 within 45 s, and two others are won by the first random beams from
-    the deal within a second (docs/solver.md).
+    the deal within a second (bench/results/2026-12-07-solver-history.md).
     Different weightings and bottom limits win different deals; a wider beam wins hardly
     more than a narrow one. It answers "winnable" or "unknown" only; "unknown" with the
     reason "shallow" right after the portfolio when none of its beams got below

@@ -2,7 +2,7 @@
 
 Every Double Rail pile is one descending run (a card only ever lands on a card one rank higher
 or on an empty pile), and every tableau-to-tableau move can be undone. So the tableau matters
-only through the multiset of its cards: docs/solver.md ("Double Rail: the tableau as a
+only through the multiset of its cards: docs/solver-rail.md ("The tableau as a
 multiset") proves that every position with the same tableau cards, foundations, waste and
 stock wins or loses alike, and says which moves each multiset allows. :class:`RailAbstract`
 searches over (card counts, foundations, waste, stock count); :func:`concrete_line` turns its
@@ -178,7 +178,7 @@ class RailAbstract(Family):
         return sum(st[1]) == self.total
 
     def locked_ahead(self, st: State) -> bool:
-        """The waste-lock test looking into the stock (docs/solver.md, "Double Rail: dead
+        """The waste-lock test looking into the stock (docs/solver-rail.md, "Dead
         ends", the stronger form and the foundations' heights): True only if the position
         is lost. For each waste card x, and for each number s of cards that may still be in
         the stock when x leaves the waste, every card neither under x nor among the stock's
@@ -426,7 +426,7 @@ def _bump(
 
 def _fewest_runs(need: bytes | bytearray, most: list[int], limit: int = 104) -> int:
     """The fewest runs of a tableau with need[r] to most[r] cards of each rank (greedy from
-    the King down, exact: docs/solver.md); any number over ``limit`` once the count passes
+    the King down, exact: docs/solver-rail.md); any number over ``limit`` once the count passes
     it (the runs only add up, and the callers only ask whether the piles hold them). The
     default, two decks' cards, never stops it early."""
     total = 0
@@ -448,7 +448,7 @@ def _heights_fit(
     caps: bytes | bytearray, avail: list[int], fnd: tuple[int, ...], piles: int
 ) -> bool:
     """Whether some heights of the eight foundation piles leave a tableau that fits the
-    piles, when the cards out of reach are fixed (docs/solver.md, "the foundations'
+    piles, when the cards out of reach are fixed (docs/solver-rail.md, "the foundations'
     heights"): every other card is then up or in the tableau, so the tableau is fixed by
     the heights. ``caps[f]``: copies of face f that can be up (2, 1, 0: the fewest copies
     out of reach at or below it in its suit); ``avail[r]``: rank r cards not out of reach;
