@@ -480,28 +480,33 @@ def test_a_hint_after_a_move_does_not_wait_for_the_longer_search_it_made_stale(
 
 
 def test_on_a_phone_a_hint_on_double_rail_is_proved_by_a_tail_beam(phone_page: Page) -> None:
-    """Double Rail deal 255 is won only by a tail beam (a beam of random weights from a state
-    a fixed beam kept; CPython wins it in ~11 s, docs/solver.md), so the first two hints (2 s,
-    10 s) are not proved, and the third ask (30 s, where the beams run to 85 % of it on a deal
-    as deep as this one) proves it. The hinted move is a deal; a tap on the stock plays it,
-    and the next hint is the proved line's next move, at once."""
+    """Double Rail deal 411 is won only by a tail beam (a beam of random weights from a state
+    a fixed beam kept; CPython proves it after 6-10 s of beams, docs/solver.md), so the first
+    hint (2 s) is not proved, and a later ask, the second (10 s) or the third (30 s, where
+    the beams run to 85 % of it on a deal as deep as this one), proves it: which of the two
+    depends on the machine's speed that hour. The hinted move is a deal; a tap on the stock
+    plays it, and the next hint is the proved line's next move, at once."""
     from test_ui_touch import pile_point
 
     page = phone_page
-    open_game(page, "double-rail", 255)
-    game = Game.new("double-rail", 255)
+    open_game(page, "double-rail", 411)
+    game = Game.new("double-rail", 411)
     wait_solver_ready(page)
     toast = page.locator("#toast")
     state = {"hint": "heuristic"}
     searches = 0
     while state["hint"] == "heuristic":
         assert searches < 3, state
+        started = time.monotonic()
         tap_hint(page)
         page.wait_for_function(ANSWERED, timeout=SOLVER_TIMEOUT_MS + 30_000)
         state = hinted(page)[0]
         searches += 1
+        print(f"ask {searches}: {state['hint']} after {time.monotonic() - started:.1f} s")
         assert game.position.why_illegal(Move.parse(state["hintMove"])) is None
-    assert searches == 3, "the first two searches (2 s, 10 s) end before the tail beams"
+        if searches == 1:
+            assert state["hint"] == "heuristic", "the 2 s search ends before the tail beams"
+            expect(toast).to_contain_text("No sure win was found in 2 s")
     assert (state["hint"], state["hintFrom"]) == ("winning", "solver"), state
     expect(toast).to_contain_text("It leads to a win")
     move = Move.parse(state["hintMove"])

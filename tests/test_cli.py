@@ -123,3 +123,23 @@ def test_out_of_range_deals_and_budgets_are_refused(args: tuple[str, ...], tmp_p
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "s.jsonl").exists()
+
+
+def test_a_reader_that_goes_away_ends_the_output_quietly() -> None:
+    """``python -m solitaire deal double-rail 5 | head -c 10``: the pipe closes before the
+    position is printed; the command stops with the shell's 141 and no traceback."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "solitaire", "deal", "double-rail", "5"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None
+    assert proc.stderr is not None
+    proc.stdout.close()  # the reader is gone before the first write
+    with proc.stderr:
+        err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 141, err
+    assert "Traceback" not in err, err

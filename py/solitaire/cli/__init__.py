@@ -6,6 +6,7 @@ import argparse
 import importlib
 import importlib.util
 import json
+import os
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -71,7 +72,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (argparse exits 2 on bad arguments)."""
     args = build_parser().parse_args(argv)
     run: Command = args.run
-    return run(args)
+    try:
+        status = run(args)
+        sys.stdout.flush()  # here, so that a closed pipe is caught here, not at exit
+        return status
+    except BrokenPipeError:
+        # the reader went away (``| head -1``): stop quietly, as Unix tools do, and point
+        # stdout at /dev/null so that Python's flush at exit does not raise again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, what a shell reports for a tool killed by the pipe
 
 
 if __name__ == "__main__":
