@@ -141,6 +141,7 @@ def random_step(fam: RailAbstract, st: tuple, rnd: random.Random) -> tuple | Non
     return fam.autoplay(fam.apply(st, rnd.choices(ms, weights)[0]))[0]
 
 
+@pytest.mark.slow  # 40-130 s: make test runs it, make check does not
 def test_lock_ahead_matches_its_definition_and_random_play() -> None:
     """``locked_ahead`` (the waste-lock test): against its definition on positions of random
     games of deals 1-8 and 33 (some locked only by the order the cards leave in, many only
@@ -239,6 +240,7 @@ def test_lock_memo_is_kept_for_the_same_stock_only(monkeypatch: pytest.MonkeyPat
     assert asked > 300
 
 
+@pytest.mark.slow  # 40-130 s: make test runs it, make check does not
 def test_lock_margin_counts_the_deals_left_before_the_waste_locks() -> None:
     """``lock_margin``: with the same waste and m fewer cards in the stock the position is
     not locked, with m + 1 fewer it is (by the slow definition), m the margin; -1 exactly
@@ -570,6 +572,7 @@ def check_against_brute_force(
     return won, lost, locked
 
 
+@pytest.mark.slow  # 40-130 s: make test runs it, make check does not
 def test_multiset_search_matches_brute_force_on_random_small_positions() -> None:
     """Random small positions, Jacks to Kings dealt anywhere (all won: five piles hold
     that much), then Kings over their Queens (some lost, most of those locked)."""
@@ -602,6 +605,7 @@ def test_deals_proved_lost_from_the_start() -> None:
 # --------------------------------------------------------------------------- beams
 
 
+@pytest.mark.slow  # 40-130 s: make test runs it, make check does not
 def test_beams_only_say_winnable_with_a_line_that_wins() -> None:
     """The beam searches drop states, so they may miss a win but must never call a position
     lost: on random small positions (lost ones included, from the brute force) they answer
@@ -763,6 +767,7 @@ def test_complete_search_resumes_where_it_stopped() -> None:
 # --------------------------------------------------------------------------- deal first
 
 
+@pytest.mark.slow  # 40-130 s: make test runs it, make check does not
 def test_deal_first_search_matches_brute_force_on_random_small_positions() -> None:
     """The complete search with its moves in the reverse order (deal first) visits the
     positions in another order, never fewer of them: it gives the plain engine search's
@@ -814,6 +819,7 @@ def in_turns(position: Position, turn: int, shared: bool = True) -> tuple[Result
     raise AssertionError("no answer")
 
 
+@pytest.mark.slow  # 40-130 s: make test runs it, make check does not
 def test_searches_in_turns_match_brute_force_on_random_small_positions() -> None:
     """Turns of a few positions, so that each search often resumes under positions the other
     has finished since (its stack is cut there): still the plain engine search's answer on
