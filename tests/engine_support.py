@@ -135,21 +135,28 @@ def _fill(
     return piles
 
 
-def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    """``python -m solitaire ARGS`` in a new process, with ``PYTHONPATH=py`` as in a bare
-    checkout (so it imports this checkout's package, installed or not)."""
-    tests = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parent
+
+
+def cli_env() -> dict[str, str]:
+    """The environment of ``python -m solitaire`` run from tests/: ``PYTHONPATH=py`` as in a
+    bare checkout (so it imports this checkout's package, installed or not)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(
-        p for p in (str(tests.parent / "py"), env.get("PYTHONPATH")) if p
+        p for p in (str(TESTS.parent / "py"), env.get("PYTHONPATH")) if p
     )
+    return env
+
+
+def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """``python -m solitaire ARGS`` in a new process (:func:`cli_env`), to its end."""
     return subprocess.run(
         [sys.executable, "-m", "solitaire", *args],
         capture_output=True,
         text=True,
-        env=env,
+        env=cli_env(),
         input=stdin,
-        cwd=tests,
+        cwd=TESTS,
         timeout=60,
         check=False,
     )

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from engine_support import run_cli
+from engine_support import TESTS, cli_env, run_cli
 
 from solitaire import GAMES, MAX_DEAL, Position
 from solitaire.cli import main
@@ -128,13 +130,12 @@ def test_out_of_range_deals_and_budgets_are_refused(args: tuple[str, ...], tmp_p
 def test_a_reader_that_goes_away_ends_the_output_quietly() -> None:
     """``python -m solitaire deal double-rail 5 | head -c 10``: the pipe closes before the
     position is printed; the command stops with the shell's 141 and no traceback."""
-    import subprocess
-    import sys
-
-    proc = subprocess.Popen(
+    proc = subprocess.Popen(  # run_cli's process, but one whose output pipe we can close
         [sys.executable, "-m", "solitaire", "deal", "double-rail", "5"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        env=cli_env(),
+        cwd=TESTS,
     )
     assert proc.stdout is not None
     assert proc.stderr is not None
