@@ -210,7 +210,7 @@ def test_tap_picks_up_then_tap_on_a_target_plays() -> None:
     move = Move.parse("3:tableau-3>tableau-5")
     source_index = len(c.position.pile(move.source)) - move.count
     tap(c, move.source, source_index, clock)
-    selection = c.ui.selection
+    selection = c.ui.hand.selection
     assert selection is not None
     assert selection.cards == c.position.pile(move.source)[source_index:]
     assert move.target in selection.targets
@@ -222,7 +222,7 @@ def test_tap_picks_up_then_tap_on_a_target_plays() -> None:
     tap(c, move.target, top(c, move.target), clock)
     effects = c.take_effects()
     assert c.position == before.play(move)
-    assert c.ui.selection is None
+    assert c.ui.hand.selection is None
     assert any(isinstance(e, fx.Show) and e.step == (move,) for e in effects)
     assert fx.SchedulePersist() in effects
 
@@ -245,7 +245,7 @@ def test_face_down_and_foundation_cards_say_why_they_cannot_move() -> None:
     c, clock = make()
     tap(c, TABLEAU[3], 0, clock)
     assert toasts(c.take_effects()) == ["Face-down cards cannot be moved."]
-    assert c.ui.selection is None
+    assert c.ui.hand.selection is None
     c.play(Move.parse("tableau-4>foundation-0"))
     c.take_effects()
     tap(c, FOUNDATION[0], 0, clock)
@@ -289,7 +289,7 @@ def test_a_tap_that_moved_cards_starts_no_double_tap() -> None:
     tap(c, move.target, target_top, clock)
     effects = c.take_effects()
     assert toasts(effects) == []
-    selection = c.ui.selection
+    selection = c.ui.hand.selection
     assert selection is not None
     assert selection.pile == move.target
     assert selection.index == target_top
@@ -334,8 +334,8 @@ def test_drag_a_group_onto_a_legal_pile(touch: bool) -> None:
     shows = [e for e in effects if isinstance(e, fx.Show)]
     assert shows
     assert shows[0].dragged == cards
-    assert c.ui.drag is None
-    assert c.ui.press is None
+    assert c.ui.hand.drag is None
+    assert c.ui.hand.press is None
 
 
 def test_drag_shows_targets_and_hover_while_moving() -> None:
@@ -347,7 +347,7 @@ def test_drag_shows_targets_and_hover_while_moving() -> None:
     c.gestures.pointer_down(move.source, start, x0, y0, 3, False)
     dx = rects[move.target][0] - rects[move.source][0]
     assert c.gestures.pointer_move(3, x0 + dx, y0 + 300) == (dx, 300)
-    assert c.ui.drag is not None
+    assert c.ui.hand.drag is not None
     _, _, targets, hover = c.ui.marks()
     assert move.target in targets
     assert hover == move.target
@@ -369,10 +369,10 @@ def test_cancelled_pointer_puts_the_group_back() -> None:
     c, _ = make()
     c.gestures.pointer_down(TABLEAU[0], 0, 10, 130, 9, True)
     c.gestures.pointer_move(9, 10, 200)
-    assert c.ui.drag is not None
+    assert c.ui.hand.drag is not None
     c.gestures.pointer_cancel(9)
-    assert c.ui.drag is None
-    assert c.ui.press is None
+    assert c.ui.hand.drag is None
+    assert c.ui.hand.press is None
     assert any(isinstance(e, fx.DragBack) for e in c.take_effects())
 
 
@@ -467,9 +467,9 @@ def test_enter_picks_up_and_plays_escape_puts_back() -> None:
     move = Move.parse("3:tableau-3>tableau-5")
     start = len(c.position.pile(move.source)) - move.count
     assert c.keys.press("Enter", on_board=True, pile=move.source, index=start)
-    assert c.ui.selection is not None
+    assert c.ui.hand.selection is not None
     assert c.keys.press("Escape", on_board=True, pile=move.source, index=start)
-    assert c.ui.selection is None
+    assert c.ui.hand.selection is None
     c.keys.press(" ", on_board=True, pile=move.source, index=start)
     c.keys.press("Enter", on_board=True, pile=move.target, index=top(c, move.target))
     assert c.game.move_count == 1
@@ -687,7 +687,7 @@ def test_stuck_game_warms_the_solver_and_the_verdict_offers_an_undo() -> None:
     game = stuck_game()
     store.save_game(Saved(game, counted=True))
     c, _ = make(store=store, deal=1)
-    assert c.ui.status == "stuck"
+    assert c.ui.progress.status == "stuck"
     c.undo()
     c.redo()
     effects = c.take_effects()
@@ -711,7 +711,7 @@ def test_stuck_game_warms_the_solver_and_the_verdict_offers_an_undo() -> None:
     )
     c.advice.undo_to_verdict()
     assert c.game.move_count == 2
-    assert c.ui.status == "playing"
+    assert c.ui.progress.status == "playing"
 
 
 def test_stuck_hint_says_lost_without_the_solver() -> None:
@@ -759,11 +759,11 @@ def one_move_from_the_win() -> Store:
 
 def test_a_win_is_recorded_once_and_shows_the_dialog() -> None:
     c, _ = make("russian", 3, store=one_move_from_the_win())
-    assert c.ui.finish_moves is not None
+    assert c.ui.progress.finish_moves is not None
     c.play(Move(TABLEAU[0], FOUNDATION[3]))
     effects = c.take_effects()
     assert c.position.is_won()
-    assert c.ui.status == "won"
+    assert c.ui.progress.status == "won"
     assert fx.ShowWon() in effects
     stats = c.store.load_stats("russian")
     assert (stats.played, stats.won, stats.streak) == (1, 1, 1)
@@ -912,7 +912,7 @@ def test_new_deal_then_undo_brings_back_the_game_its_redo_and_clock_and_costs_no
     toast = change_toast(c.take_effects())
     assert (toast.text, toast.action, toast.label) == ("New deal 77.", "undo", "Undo")
     assert c.game.deal == 77
-    assert c.ui.undo_table  # the Undo button is enabled at move 0
+    assert c.ui.aside.undo_table  # the Undo button is enabled at move 0
     c.undo()
     assert c.game.to_json() == before  # moves, redo list and clock
     assert c.game.can_redo
@@ -920,7 +920,7 @@ def test_new_deal_then_undo_brings_back_the_game_its_redo_and_clock_and_costs_no
     assert c.store.load_game("russian").game.to_json() == before  # type: ignore[union-attr]
     assert c.store.load_game("russian", "aside") is None
     assert fx.SetAddress("#russian/7", True) in c.take_effects()
-    assert not c.ui.undo_table
+    assert not c.ui.aside.undo_table
 
 
 def test_restart_then_undo_and_the_restarted_game_kept_aside() -> None:
@@ -929,10 +929,10 @@ def test_restart_then_undo_and_the_restarted_game_kept_aside() -> None:
     c.restart()
     assert "Restarted deal 7." in toasts(c.take_effects())
     assert (c.game.move_count, c.game.can_redo, c.game.elapsed) == (0, False, 0.0)
-    assert c.ui.aside_label == "Continue deal 7 (2 moves)"
+    assert c.ui.aside.label == "Continue deal 7 (2 moves)"
     c.undo()
     assert c.game.to_json() == before
-    assert c.ui.aside_label == ""
+    assert c.ui.aside.label == ""
     c.restart()
     c.play(c.position.legal_moves()[0])  # the undo window closes; the old game stays aside
     c.undo()
@@ -964,19 +964,19 @@ def test_a_link_never_destroys_a_game() -> None:
     before = played(c, clock, moves=6)
     c.address_changed("#russian/9")
     assert change_toast(c.take_effects()).text == "Deal 9 from the link."
-    assert c.ui.aside_label == "Continue deal 7 (5 moves)"
+    assert c.ui.aside.label == "Continue deal 7 (5 moves)"
     c.undo()
     assert (c.game.deal, c.game.to_json()) == (7, before)
     # a fresh page opened on the link
     c2 = Controller(c.store, Winnable(), Grid(), Clock(), random_deal=lambda g: 77)
     c2.boot("#russian/9")
     assert change_toast(c2.take_effects()).text == "Deal 9 from the link."
-    assert (c2.game.deal, c2.ui.aside_label) == (9, "Continue deal 7 (5 moves)")
+    assert (c2.game.deal, c2.ui.aside.label) == (9, "Continue deal 7 (5 moves)")
     c2.play(c2.position.legal_moves()[0])  # the window closes: deal 7 is left
     assert c2.store.load_stats("russian").streak == 0
     c2.changes.continue_aside()
     assert (c2.game.deal, c2.game.to_json()) == (7, before)
-    assert c2.ui.aside_label == "Continue deal 9 (1 move)"
+    assert c2.ui.aside.label == "Continue deal 9 (1 move)"
 
 
 def test_back_after_a_new_deal_brings_back_the_game_not_its_start() -> None:
@@ -995,15 +995,15 @@ def test_back_after_a_new_deal_brings_back_the_game_not_its_start() -> None:
     assert change_toast(effects).text == "Back to deal 7, 3 moves."
     assert fx.SetAddress("#russian/7", False) in effects  # the history entry is kept
     assert (c.game.deal, c.game.to_json()) == (7, before)
-    assert c.ui.aside_label == ""  # deal 9, never played, is not kept
+    assert c.ui.aside.label == ""  # deal 9, never played, is not kept
     assert c.store.load_stats("russian") == stats
     c.undo()  # the change: deal 9 again, deal 7 aside
     assert c.game.deal == 9
-    assert c.ui.aside_label == "Continue deal 7 (3 moves)"
+    assert c.ui.aside.label == "Continue deal 7 (3 moves)"
     c.address_changed("#russian/7")
     c.address_changed("#russian/9")  # Forward: deal 9 afresh, deal 7 aside again
     assert (c.game.deal, c.game.move_count) == (9, 0)
-    assert c.ui.aside_label == "Continue deal 7 (3 moves)"
+    assert c.ui.aside.label == "Continue deal 7 (3 moves)"
     assert c.store.load_stats("russian") == stats
 
 
@@ -1021,7 +1021,7 @@ def test_back_after_continue_keeps_both_games() -> None:
     c.address_changed("#russian/9")  # Back
     assert (c.game.deal, c.game.to_json()) == (9, nine)
     c.play(c.position.legal_moves()[0])
-    assert c.ui.aside_label == "Continue deal 7 (3 moves)"
+    assert c.ui.aside.label == "Continue deal 7 (3 moves)"
     aside = c.store.load_game("russian", "aside")
     assert aside is not None
     assert aside.game.to_json() == seven
@@ -1042,17 +1042,17 @@ def test_a_link_to_the_deal_kept_aside_opens_the_game_and_keeps_the_one_shown() 
     c.address_changed("#russian/7")
     assert change_toast(c.take_effects()).text == "Back to Russian Solitaire, deal 7, 3 moves."
     assert (c.game_id, c.game.deal, c.game.to_json()) == ("russian", 7, before)
-    assert c.ui.aside_label == "Continue deal 9 (1 move)"
+    assert c.ui.aside.label == "Continue deal 9 (1 move)"
     c.changes.continue_aside()
     assert c.game.to_json() == nine
     # a fresh page opened on the address of the deal kept aside
     c2 = Controller(c.store, Winnable(), Grid(), Clock(), random_deal=lambda g: 77)
     c2.boot("#russian/7")
     assert (c2.game.deal, c2.game.to_json()) == (7, before)
-    assert c2.ui.aside_label == "Continue deal 9 (1 move)"
+    assert c2.ui.aside.label == "Continue deal 9 (1 move)"
     assert c2.choose_deal("9") is None  # chosen, not linked: a new game of deal 9
     assert (c2.game.deal, c2.game.move_count) == (9, 0)
-    assert c2.ui.aside_label == "Continue deal 7 (3 moves)"
+    assert c2.ui.aside.label == "Continue deal 7 (3 moves)"
 
 
 def test_the_undo_window_closes_at_the_first_move() -> None:
@@ -1061,12 +1061,12 @@ def test_the_undo_window_closes_at_the_first_move() -> None:
     played(c, clock)
     c.new_deal()
     c.play(c.position.legal_moves()[0])
-    assert not c.ui.undo_table
+    assert not c.ui.aside.undo_table
     c.undo()  # the move
     c.undo()  # nothing more: the change is no longer the last thing done
     assert c.game.deal == 9
     assert c.take_effects()[-1] == fx.Announce("Nothing to undo.")
-    assert c.ui.aside_label == "Continue deal 7 (2 moves)"
+    assert c.ui.aside.label == "Continue deal 7 (2 moves)"
 
 
 # ----------------------------------------------------------------------------- hints that fit
@@ -1091,10 +1091,10 @@ def test_a_lost_deal_at_its_start_offers_a_winnable_deal() -> None:
     c.winnable_deal()
     assert c.game.deal == 16
     assert change_toast(c.take_effects()).text == "New deal 16, proved winnable."
-    assert c.ui.proved_winnable
+    assert c.ui.progress.proved_winnable
     c.undo()
     assert c.game.deal == 7
-    assert not c.ui.proved_winnable
+    assert not c.ui.progress.proved_winnable
     c.play(c.position.legal_moves()[0])
     (text,) = toasts(answer_lost(c))
     assert text.startswith("No winning line from here — undo or restart.")
@@ -1115,8 +1115,10 @@ def test_hints_are_counted_saved_and_a_win_with_hints_is_no_best() -> None:
     assert (stats.played, stats.won, stats.streak, stats.won_with_hints) == (5, 2, 2, 1)
     assert stats.best_time == 90.0
     assert stats.fewest_moves is None
-    assert c.ui.won_records == {"streak": True, "time": False, "moves": False}
-    html = won_html("Russian Solitaire, deal 3", 1, 1.0, stats, c.ui.won_records, c.saved.hints)
+    assert c.ui.progress.won_records == {"streak": True, "time": False, "moves": False}
+    html = won_html(
+        "Russian Solitaire, deal 3", 1, 1.0, stats, c.ui.progress.won_records, c.saved.hints
+    )
     assert '<dd data-k="hints">1 (no best time or moves with hints)</dd>' in html
     assert 'data-k="won-with-hints"' in stats_table_html({"russian": stats}, "russian")
 
@@ -1132,11 +1134,11 @@ def test_winnable_deals_only_is_on_for_russian_until_set() -> None:
     assert c.settings.winnable_only is None
     c.new_deal()
     assert c.game.deal in (16, 22)
-    assert c.ui.proved_winnable
+    assert c.ui.progress.proved_winnable
     c.choose_game("double-rail")
     c.new_deal()
     assert c.game.deal == 77
-    assert not c.ui.proved_winnable
+    assert not c.ui.progress.proved_winnable
     c.settings_changed(Settings(winnable_only=True))
     c.new_deal()
     assert c.game.deal in (5, 6)

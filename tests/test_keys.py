@@ -79,7 +79,7 @@ def test_text_fields_and_dialogs_keep_their_keys(
     )
     assert c.game.deal == 1
     assert c.game.move_count == 0
-    assert c.ui.selection is not None  # Escape in a dialog closes the dialog, not the pick-up
+    assert c.ui.hand.selection is not None  # Escape in a dialog closes the dialog, not the pick-up
     assert c.take_effects() == []
 
 
@@ -96,16 +96,16 @@ def test_board_keys_need_the_board() -> None:
     for key in ("ArrowLeft", "ArrowUp", "Enter", " ", "f"):
         assert not c.keys.press(key, on_board=False)
     assert c.take_effects() == []
-    assert c.ui.selection is None
+    assert c.ui.hand.selection is None
 
 
 def test_escape_puts_back_from_anywhere_and_is_left_alone_otherwise() -> None:
     c, _ = make()
     assert not c.keys.press("Escape")  # nothing picked up: the browser's (closes the menu)
     c.keys.press("Enter", on_board=True, pile=TABLEAU[3], index=top(c, TABLEAU[3]))
-    assert c.ui.selection is not None
+    assert c.ui.hand.selection is not None
     assert c.keys.press("Escape")  # e.g. the focus went to the toolbar meanwhile
-    assert c.ui.selection is None
+    assert c.ui.hand.selection is None
 
 
 def test_a_focused_pile_acts_as_its_top_card() -> None:

@@ -168,7 +168,7 @@ def test_the_kept_table_shows_the_winnable_mark_when_the_status_line_does(deals:
     c.boot("#russian/21")
     c.keep_table("r1")
     doc = json.loads(store.backend.getItem(store.key("table")))
-    assert doc["winnable"] is (21 in deals) is c.ui.proved_winnable
+    assert doc["winnable"] is (21 in deals) is c.ui.progress.proved_winnable
 
 
 def test_the_mark_painted_before_python_stays_until_the_list_comes() -> None:
@@ -177,13 +177,16 @@ def test_the_mark_painted_before_python_stays_until_the_list_comes() -> None:
     c = Controller(Store(MemoryBackend()), Winnable(lists), grid, Clock(), random_deal=lambda g: 77)
     grid.controller = c
     c.boot("", ("russian", "21"), ("russian", "21"))
-    assert (c.game.deal, c.ui.proved_winnable) == (21, True)  # no list yet: the page's mark
+    assert (c.game.deal, c.ui.progress.proved_winnable) == (
+        21,
+        True,
+    )  # no list yet: the page's mark
     lists["russian"] = [4, 30]  # the list says otherwise (a tampered preview): it wins
     c.winnable_loaded("russian")
-    assert c.ui.proved_winnable is False
+    assert c.ui.progress.proved_winnable is False
     lists["russian"] = [21]
     c.winnable_loaded("russian")
-    assert c.ui.proved_winnable is True
+    assert c.ui.progress.proved_winnable is True
 
 
 @pytest.mark.parametrize(
@@ -197,7 +200,7 @@ def test_the_mark_painted_before_python_is_for_its_deal_only(
     c = Controller(Store(MemoryBackend()), Winnable(), grid, Clock(), random_deal=lambda g: 77)
     grid.controller = c
     c.boot(address, None, marked)
-    assert c.ui.proved_winnable is False
+    assert c.ui.progress.proved_winnable is False
 
 
 class FullBackend(MemoryBackend):

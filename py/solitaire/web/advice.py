@@ -63,7 +63,7 @@ class Advice:
         """The Hint button or H: ask the solver for the next move of a winning line; the
         board stays playable meanwhile, and a move made before the answer makes it stale."""
         self.c.cancel_drag()
-        self.c.ui.selection = None
+        self.c.ui.hand.selection = None
         position = self.c.position
         if position.is_won():
             return
@@ -140,7 +140,7 @@ class Advice:
         self.c.emit(SchedulePersist())
         if position.why_illegal(move) is not None:
             return
-        self.c.ui.selection = None
+        self.c.ui.hand.selection = None
         hint.cards = moved_cards(position, move)
         hint.target = move.target
         self.c.emit(ShowHint())
@@ -195,7 +195,7 @@ class Advice:
         if step is None or step >= self.c.game.move_count:
             return
         self.c.cancel_drag()
-        self.c.ui.selection = None
+        self.c.ui.hand.selection = None
         while self.c.game.move_count > step:
             self.c.game.undo()
         self.c.emit(Redraw())

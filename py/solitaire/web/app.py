@@ -161,7 +161,7 @@ class App:
         ui = self.controller.ui
         if self.solver.started:
             return
-        if ui.press is not None or ui.drag is not None:
+        if ui.hand.press is not None or ui.hand.drag is not None:
             js.setTimeout(self._p_solver_later, SOLVER_WAIT_MS)
             return
         # web/register-sw.js: undefined (None) unless a first install is known to be under way
@@ -329,7 +329,7 @@ class App:
         if str(document.visibilityState) == "hidden":
             return
         c = self.controller
-        if c.ui.last_tick is not None and c.ui.status == "playing":
+        if c.ui.clock.last_tick is not None and c.ui.progress.status == "playing":
             c.tick()
             self.status.clock(c.game)
         if (
@@ -349,7 +349,7 @@ class App:
 
     def on_dialogs(self, *args: Any) -> None:
         paused = bool(document.querySelectorAll("dialog[open]").length)  # (null is no None)
-        if paused != self.controller.ui.paused:
+        if paused != self.controller.ui.clock.paused:
             self.controller.set_paused(paused)
             self.status.clock(self.controller.game)
 

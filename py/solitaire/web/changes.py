@@ -160,11 +160,11 @@ class Changes:
     def refresh(self) -> None:
         """What the toolbar and the menu offer: Undo of the change, "Continue deal N"."""
         ui = self.c.ui
-        ui.undo_table = self.pending is not None
+        ui.aside.undo_table = self.pending is not None
         aside = self.kept_aside()
         if aside is None:
-            ui.aside_label = ""
+            ui.aside.label = ""
         else:
             deal = aside.game.deal
             what = f"deal {deal}" if deal is not None else "the saved position"
-            ui.aside_label = f"Continue {what} ({plural(aside.game.move_count, 'move')})"
+            ui.aside.label = f"Continue {what} ({plural(aside.game.move_count, 'move')})"

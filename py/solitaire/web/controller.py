@@ -257,7 +257,7 @@ class Controller:
     def show(self, chosen: Saved, push: bool = True, boot: bool = False) -> None:
         """Put ``chosen`` on the table (a new board, the address, the title, the status)."""
         self.cancel_drag()
-        self.ui.selection = None
+        self.ui.hand.selection = None
         self.emit(CloseDialogs())
         chosen.game.automove = self.settings.automove
         self.saved = chosen
@@ -265,8 +265,8 @@ class Controller:
         game_id = chosen.game.game_id
         self.table = layout(chosen.game.position.rules)
         ui = self.ui
-        ui.last_tick = None
-        ui.last_tap = None
+        ui.clock.last_tick = None
+        ui.hand.last_tap = None
         self.emit(NewBoard())
         pile, index = self.keys.default_focus()
         self.emit(Focus(pile, index, move_focus=False))
@@ -285,9 +285,14 @@ class Controller:
         status line says whether the deal shown is in it."""
         if self.winnable.known(self.game_id):
             self.marked_winnable = None  # the list says from now on
-            self.ui.proved_winnable = self.game.deal in (self.winnable.get(self.game_id) or ())
+            self.ui.progress.proved_winnable = self.game.deal in (
+                self.winnable.get(self.game_id) or ()
+            )
         else:
-            self.ui.proved_winnable = (self.game_id, self.game.deal) == self.marked_winnable
+            self.ui.progress.proved_winnable = (
+                self.game_id,
+                self.game.deal,
+            ) == self.marked_winnable
         if game_id == self.game_id and not self.winnable.known(game_id):
             self.emit(LoadWinnable(game_id))
 
@@ -365,7 +370,7 @@ class Controller:
         """Back to the deal's start: the game as it was is kept aside, and Undo brings it
         back."""
         self.cancel_drag()
-        self.ui.selection = None
+        self.ui.hand.selection = None
         self.emit(CloseDialogs())
         old = self.saved
         if not old.game.can_undo and not old.game.can_redo:
@@ -401,7 +406,7 @@ class Controller:
                 game.elapsed,
                 looks,
                 release,
-                proved_winnable=self.ui.proved_winnable,
+                proved_winnable=self.ui.progress.proved_winnable,
             )
         )
 
@@ -444,8 +449,8 @@ class Controller:
             stats = self.store.load_stats(self.game_id)
             stats.record_played()
             self.store.save_stats(self.game_id, stats)
-        if self.ui.last_tick is None:
-            self.ui.last_tick = self.now()
+        if self.ui.clock.last_tick is None:
+            self.ui.clock.last_tick = self.now()
         self.changes.moved()
 
     def after_change(self, player: bool = False) -> None:
@@ -457,17 +462,19 @@ class Controller:
             self.tick()
             stats = self.store.load_stats(self.game_id)
             saved = self.saved
-            ui.won_records = stats.record_win(self.game.elapsed, self.game.move_count, saved.hints)
+            ui.progress.won_records = stats.record_win(
+                self.game.elapsed, self.game.move_count, saved.hints
+            )
             self.store.save_stats(self.game_id, stats)
             self.emit(ShowWon())
         self.emit(SchedulePersist())
         self.position_changed()
-        if player and self.settings.automove and ui.finish_moves and not position.is_won():
+        if player and self.settings.automove and ui.progress.finish_moves and not position.is_won():
             self.emit(AutoFinish())
 
     def finish(self) -> None:
         self.cancel_drag()
-        self.ui.selection = None
+        self.ui.hand.selection = None
         before = self.position
         try:
             step = self.game.auto_finish()
@@ -482,13 +489,13 @@ class Controller:
 
     def auto_finish_due(self) -> None:
         """The auto-finish timer after a move's animation."""
-        if self.ui.finish_moves:
+        if self.ui.progress.finish_moves:
             self.finish()
 
     def undo(self) -> None:
         """Take back the last move, or the last change of the table right after it."""
         self.cancel_drag()
-        self.ui.selection = None
+        self.ui.hand.selection = None
         if self.changes.undo():  # a change of the table is always the last thing done
             return
         if self.game.undo() is None:
@@ -501,7 +508,7 @@ class Controller:
 
     def redo(self) -> None:
         self.cancel_drag()
-        self.ui.selection = None
+        self.ui.hand.selection = None
         before = self.position
         step = self.game.redo()
         if step is None:
@@ -539,13 +546,13 @@ class Controller:
         won = position.is_won()
         stuck = not won and position.is_stuck()
         status: Status = "won" if won else "stuck" if stuck else "playing"
-        if status != ui.status:
-            ui.status = status
+        if status != ui.progress.status:
+            ui.progress.status = status
             if stuck:
                 self.announce("No moves left: this deal is stuck. Undo, restart or deal again.")
                 ui.verdict = Verdict()
                 self.emit(WarmSolver())
-        ui.finish_moves = None if won else position.auto_finish()
+        ui.progress.finish_moves = None if won else position.auto_finish()
         self.emit(HideInfoToast())
         hint = ui.hint
         hint.asked = None  # an answer still to come is about another position: ignored
@@ -560,10 +567,14 @@ class Controller:
         """Add the time since the last tick to the game's clock (while it is being played)."""
         now = self.now()
         ui = self.ui
-        if ui.last_tick is not None and ui.status == "playing" and not ui.paused:
-            self.game.elapsed += max(0.0, (now - ui.last_tick) / 1000)
-        if self.game.move_count or ui.last_tick is not None:
-            ui.last_tick = now
+        if (
+            ui.clock.last_tick is not None
+            and ui.progress.status == "playing"
+            and not ui.clock.paused
+        ):
+            self.game.elapsed += max(0.0, (now - ui.clock.last_tick) / 1000)
+        if self.game.move_count or ui.clock.last_tick is not None:
+            ui.clock.last_tick = now
 
     def clock_text(self) -> str:
         return clock(self.game.elapsed)
@@ -574,16 +585,16 @@ class Controller:
         self.persist()
 
     def shown_again(self) -> None:
-        if self.ui.last_tick is not None:
-            self.ui.last_tick = self.now()
+        if self.ui.clock.last_tick is not None:
+            self.ui.clock.last_tick = self.now()
 
     def set_paused(self, paused: bool) -> None:
         """A dialog opened (``paused``) or the last one closed: the clock stops or goes on."""
-        if paused == self.ui.paused:
+        if paused == self.ui.clock.paused:
             return
         if paused:
             self.tick()
-        self.ui.paused = paused
+        self.ui.clock.paused = paused
         if not paused:
             self.shown_again()
 
@@ -609,12 +620,12 @@ class Controller:
     def select(self, pile: PileRef, index: int) -> None:
         cards = tuple(self.position.pile(pile)[index:])
         self.clear_hint()
-        self.ui.selection = Selection(pile, index, cards, self.legal_targets(pile, len(cards)))
+        self.ui.hand.selection = Selection(pile, index, cards, self.legal_targets(pile, len(cards)))
 
     def put_back(self) -> bool:
-        if self.ui.selection is None:
+        if self.ui.hand.selection is None:
             return False
-        self.ui.selection = None
+        self.ui.hand.selection = None
         self.announce("Put back.")
         return True
 
@@ -622,11 +633,11 @@ class Controller:
         """A click, a tap or Enter on a pile or one of its cards."""
         ui = self.ui
         if pile == STOCK:
-            ui.selection = None
+            ui.hand.selection = None
             self.play(Move(STOCK, WASTE))
             return
         position = self.position
-        selection = ui.selection
+        selection = ui.hand.selection
         if selection is not None:
             if selection.pile == pile:
                 pick = self.selectable(pile, index)
@@ -637,7 +648,7 @@ class Controller:
                 return
             move = Move(selection.pile, pile, len(selection.cards))
             reason = position.why_illegal(move)
-            ui.selection = None
+            ui.hand.selection = None
             if reason is None:
                 self.play(move)
                 return
@@ -660,7 +671,7 @@ class Controller:
 
     def to_foundation(self, pile: PileRef, index: int | None) -> None:
         """A double-click, double-tap or F: the top card of ``pile`` to a foundation."""
-        self.ui.selection = None
+        self.ui.hand.selection = None
         position = self.position
         cards = position.pile(pile)
         if not cards or pile.kind in ("foundation", "stock"):
@@ -675,10 +686,10 @@ class Controller:
         self.toast(f"The {card_symbol(cards[-1])} cannot go to a foundation yet.")
 
     def cancel_drag(self) -> None:
-        drag = self.ui.drag
-        self.ui.press = None
+        drag = self.ui.hand.drag
+        self.ui.hand.press = None
         if drag is not None:
-            self.ui.drag = None
+            self.ui.hand.drag = None
             self.emit(DragBack(drag.cards))
 
 

@@ -138,7 +138,7 @@ class Dialogs:
             game.move_count,
             game.elapsed,
             stats,
-            c.ui.won_records,
+            c.ui.progress.won_records,
             c.saved.hints,
         )
         announce(f"You won! {plural(game.move_count, 'move')} in {clock(game.elapsed)}.")

@@ -61,10 +61,10 @@ class StatusView:
         data = self.board_data
         put("board", "game", game.game_id, data)
         put("board", "deal", deal, data)
-        put("board", "status", ui.status, data)
-        put("stuck", "hidden", ui.status != "stuck")
-        put("btn-finish", "hidden", ui.finish_moves is None)
-        nothing_to_undo = not game.can_undo and not ui.undo_table
+        put("board", "status", ui.progress.status, data)
+        put("stuck", "hidden", ui.progress.status != "stuck")
+        put("btn-finish", "hidden", ui.progress.finish_moves is None)
+        nothing_to_undo = not game.can_undo and not ui.aside.undo_table
         put("btn-undo", "disabled", nothing_to_undo)
         # a deal stuck before its first move: the banner offers only what can do something
         put("stuck-undo", "hidden", nothing_to_undo)
@@ -75,9 +75,9 @@ class StatusView:
         put("st-deal", "textContent", deal or "–")
         put("st-moves", "textContent", str(game.move_count))
         put("st-time", "textContent", clock(game.elapsed))
-        put("st-winnable", "hidden", not ui.proved_winnable)
-        put("menu-continue", "hidden", not ui.aside_label)
-        put("menu-continue", "textContent", ui.aside_label)
+        put("st-winnable", "hidden", not ui.progress.proved_winnable)
+        put("menu-continue", "hidden", not ui.aside.label)
+        put("menu-continue", "textContent", ui.aside.label)
         self.render_hint(ui)
         self.render_verdict(game, ui)
 

@@ -4,7 +4,7 @@ A press on a card becomes a drag once it has moved a few pixels; a press that co
 where it went down is a tap (``Controller.activate``). A second tap on the same card, soon,
 with no move made by either tap, is a double-tap: the card goes to a foundation. The drop
 target is the pile the dragged group overlaps most (a legal one first). Pure logic over
-the controller's state (``UIState.press``, ``drag``, ``last_tap``): no browser.
+the controller's state (``UIState.hand``: its press, drag and last tap): no browser.
 """
 
 from __future__ import annotations
@@ -61,28 +61,28 @@ class Gestures:
         touch: bool,
     ) -> None:
         ui = self.c.ui
-        if ui.press is not None:
+        if ui.hand.press is not None:
             return
         if touch:
-            ui.last_touch = self.c.now()
+            ui.hand.last_touch = self.c.now()
         if pile is None:
-            ui.selection = None
+            ui.hand.selection = None
             return
-        ui.press = Press(pile, index, x, y, pointer_id, touch)
+        ui.hand.press = Press(pile, index, x, y, pointer_id, touch)
 
     def pointer_move(self, pointer_id: int, x: float, y: float) -> tuple[float, float] | None:
         """The pointer moved; returns the drag offset to show when a group follows it."""
         ui = self.c.ui
-        press = ui.press
+        press = ui.hand.press
         if press is None or pointer_id != press.pointer_id:
             return None
         dx, dy = x - press.x, y - press.y
-        drag = ui.drag
+        drag = ui.hand.drag
         if drag is None:
             limit = TOUCH_DRAG_THRESHOLD if press.touch else DRAG_THRESHOLD
             if dx * dx + dy * dy < limit * limit or not self.start_drag(press):
                 return None
-            drag = ui.drag
+            drag = ui.hand.drag
             assert drag is not None
         target = drop_target(drag, dx, dy)
         drag.hover = target if target in drag.targets else None
@@ -92,10 +92,10 @@ class Gestures:
         pile, index = press.pile, press.index
         if index is None or self.c.selectable(pile, index) != index:
             return False
-        self.c.ui.selection = None
+        self.c.ui.hand.selection = None
         self.c.clear_hint()
         cards = tuple(self.c.position.pile(pile)[index:])
-        self.c.ui.drag = Drag(
+        self.c.ui.hand.drag = Drag(
             pile=pile,
             cards=cards,
             targets=self.c.legal_targets(pile, len(cards)),
@@ -106,15 +106,15 @@ class Gestures:
 
     def pointer_up(self, pointer_id: int, x: float, y: float) -> None:
         ui = self.c.ui
-        press = ui.press
+        press = ui.hand.press
         if press is None or pointer_id != press.pointer_id:
             return
-        ui.press = None
-        if ui.drag is not None:
+        ui.hand.press = None
+        if ui.hand.drag is not None:
             self.drop(x - press.x, y - press.y)
             return
         moves_before = self.c.game.move_count
-        if self.c.tap_move_on and self.c.ui.selection is None and press.index is not None:
+        if self.c.tap_move_on and self.c.ui.hand.selection is None and press.index is not None:
             self.tap_move(press.pile, press.index)
         else:
             self.c.activate(press.pile, press.index)
@@ -127,8 +127,8 @@ class Gestures:
         c = self.c
         position = c.position
         cards = position.pile(pile)
-        cycle = c.ui.tap_cycle
-        c.ui.tap_cycle = None
+        cycle = c.ui.hand.tap_cycle
+        c.ui.hand.tap_cycle = None
         if (
             cycle is not None
             and 0 <= index < len(cards)
@@ -146,7 +146,9 @@ class Gestures:
             c.emit(Redraw())
             c.announce(f"Moved on to {pile_title(nxt.target).lower()}.")
             c.after_change(player=True)
-            c.ui.tap_cycle = TapCycle(cycle.card, c.now(), c.game.move_count, cycle.remaining[1:])
+            c.ui.hand.tap_cycle = TapCycle(
+                cycle.card, c.now(), c.game.move_count, cycle.remaining[1:]
+            )
             return
         pick = c.selectable(pile, index)
         if pick is None or pile == STOCK:
@@ -164,15 +166,17 @@ class Gestures:
             c.emit(Shake(tuple(cards[pick:])))
             return
         if c.play(moves[0]):
-            c.ui.tap_cycle = TapCycle(cards[pick], c.now(), c.game.move_count, tuple(moves[1:]))
+            c.ui.hand.tap_cycle = TapCycle(
+                cards[pick], c.now(), c.game.move_count, tuple(moves[1:])
+            )
 
     def touch_tap(self, pile: PileRef, index: int | None, moves_before: int) -> None:
         """A second tap on the same card, soon after the first, with no move made by either
         tap or between them, is a double-tap (mice get the browser's dblclick event)."""
         now = self.c.now()
-        last = self.c.ui.last_tap
+        last = self.c.ui.hand.last_tap
         moved = self.c.game.move_count != moves_before
-        self.c.ui.last_tap = None if moved else Tap(now, pile, index, moves_before)
+        self.c.ui.hand.last_tap = None if moved else Tap(now, pile, index, moves_before)
         if (
             not moved
             and last is not None
@@ -180,19 +184,19 @@ class Gestures:
             and last.moves == moves_before
             and now - last.time < DOUBLE_TAP_MS
         ):
-            self.c.ui.last_tap = None
+            self.c.ui.hand.last_tap = None
             self.c.to_foundation(pile, index)
 
     def pointer_cancel(self, pointer_id: int) -> None:
-        press = self.c.ui.press
+        press = self.c.ui.hand.press
         if press is None or pointer_id != press.pointer_id:
             return
-        self.c.ui.press = None
+        self.c.ui.hand.press = None
         self.c.cancel_drag()
 
     def drop(self, dx: float, dy: float) -> None:
-        drag = self.c.ui.drag
-        self.c.ui.drag = None
+        drag = self.c.ui.hand.drag
+        self.c.ui.hand.drag = None
         if drag is None:
             return
         target = drop_target(drag, dx, dy)
@@ -208,7 +212,7 @@ class Gestures:
         self.c.play(move, dragged=drag.cards)
 
     def double_click(self, pile: PileRef | None, index: int | None) -> None:
-        if self.c.now() - self.c.ui.last_touch < 1000:
+        if self.c.now() - self.c.ui.hand.last_touch < 1000:
             return  # a touch double-tap: handled in pointer_up
         if pile is None or index is None:
             return

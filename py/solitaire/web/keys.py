@@ -156,7 +156,7 @@ class Keys:
 
     def refocus(self, pile: PileRef) -> None:
         """Keep the keyboard focus on the pile acted on (its cards may have moved)."""
-        selection = self.c.ui.selection
+        selection = self.c.ui.hand.selection
         if selection is not None:
             self.c.emit(Focus(selection.pile, selection.index))
         else:

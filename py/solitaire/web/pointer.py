@@ -60,7 +60,7 @@ class PointerInput:
         touch = ev.pointerType != "mouse"
         if not touch and ev.button != 0:
             return
-        if self.controller.ui.press is not None:
+        if self.controller.ui.hand.press is not None:
             return
         pile, index = locate(self.view, ev.target)
         if pile is None:
@@ -77,10 +77,10 @@ class PointerInput:
 
     def on_move(self, ev: Any) -> None:
         controller = self.controller
-        press = controller.ui.press
+        press = controller.ui.hand.press
         if press is None or ev.pointerId != press.pointer_id:
             return
-        was_dragging = controller.ui.drag is not None
+        was_dragging = controller.ui.hand.drag is not None
         if not was_dragging:
             # cards still moving are put in place first: the drag measures the pressed card's
             # box, which must be its home, not a point of a glide back from a refused drop
@@ -89,7 +89,7 @@ class PointerInput:
         offset = controller.gestures.pointer_move(
             int(ev.pointerId), float(ev.clientX), float(ev.clientY)
         )
-        drag = controller.ui.drag
+        drag = controller.ui.hand.drag
         if drag is None or offset is None:
             return
         if not was_dragging:

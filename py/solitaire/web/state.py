@@ -1,10 +1,11 @@
 """The page's UI state as plain data, and the effects the controller asks the page to show.
 
-Everything the page knows beyond the game itself (what is picked up, a press or drag in
-progress, the hint and the "Was it winnable?" answer being worked on, the last tap) lives
-in one :class:`UIState`. The controller (``controller.py``) changes it and appends
-:class:`Effect` values to its outbox; the DOM side (``app.py`` and the view modules)
-carries the effects out and draws the marks from the state. Nothing here imports ``js``.
+Everything the page knows beyond the game itself lives in one :class:`UIState`, a few
+records each about one thing: the player's hand (what is picked up, a press or drag in
+progress, the last tap), the clock, the game's progress, a game kept aside, the hint and
+the "Was it winnable?" answer being worked on. The controller (``controller.py``) changes
+it and appends :class:`Effect` values to its outbox; the DOM side (``app.py`` and the view
+modules) carries the effects out and draws the marks from the state. Nothing here imports ``js``.
 """
 
 from __future__ import annotations
@@ -103,30 +104,61 @@ class Verdict:
 
 
 @dataclass
-class UIState:
+class Hand:
+    """What the player's hand is doing on the board: cards picked up, a press or drag in
+    progress, and the last taps (a double-tap, a second one-tap move)."""
+
     selection: Selection | None = None
     press: Press | None = None
     drag: Drag | None = None
     last_tap: Tap | None = None
     tap_cycle: TapCycle | None = None
     last_touch: float = -1e9  # time of the last touch press (a touch double-tap is no dblclick)
-    status: Status = "playing"
-    hint: Hint = field(default_factory=Hint)
-    verdict: Verdict = field(default_factory=Verdict)
-    finish_moves: list[Move] | None = None  # auto-finish is possible: the moves
-    won_records: dict[str, bool] = field(default_factory=dict)
+
+
+@dataclass
+class Clock:
+    """The game's clock: it runs while the game is played, the tab shown and no dialog open."""
+
     last_tick: float | None = None  # the clock runs from here (ms), None: stopped
     paused: bool = False  # a dialog is open: the clock stands still
-    undo_table: bool = False  # Undo takes back a change of the whole table (changes.py)
-    aside_label: str = ""  # the menu's "Continue deal N (M moves)", "" when none is kept
+
+
+@dataclass
+class Progress:
+    """Where the game on the table stands, as the status line and the toolbar show it."""
+
+    status: Status = "playing"
+    finish_moves: list[Move] | None = None  # auto-finish is possible: the moves
+    won_records: dict[str, bool] = field(default_factory=dict)  # what the last win beat
     proved_winnable: bool = False  # the deal shown is in the shipped winnable list
+
+
+@dataclass
+class Aside:
+    """A game kept aside by a change of the table (``changes.py``)."""
+
+    undo_table: bool = False  # Undo takes back a change of the whole table
+    label: str = ""  # the menu's "Continue deal N (M moves)", "" when none is kept
+
+
+@dataclass
+class UIState:
+    """Everything the page knows beyond the game itself, one record per concern."""
+
+    hand: Hand = field(default_factory=Hand)
+    clock: Clock = field(default_factory=Clock)
+    progress: Progress = field(default_factory=Progress)
+    aside: Aside = field(default_factory=Aside)
+    hint: Hint = field(default_factory=Hint)
+    verdict: Verdict = field(default_factory=Verdict)
 
     def marks(self) -> tuple[tuple[int, ...], tuple[int, ...], frozenset[PileRef], PileRef | None]:
         """What the board marks: selected cards, hinted cards, target piles, hovered pile."""
-        drag = self.drag
+        drag = self.hand.drag
         if drag is not None:
             return (), (), drag.targets, drag.hover
-        selection = self.selection
+        selection = self.hand.selection
         if selection is not None:
             return selection.cards, (), selection.targets, None
         hint = self.hint

@@ -45,11 +45,11 @@ class TabSync:
             other_deal = game.deal != c.game.deal or game.start != c.game.start
             game.automove = c.settings.automove
             c.cancel_drag()
-            c.ui.selection = None
+            c.ui.hand.selection = None
             c.saved = newer
             if changed:
-                c.ui.last_tick = None  # the clock runs again from this tab's next move
-                c.ui.last_tap = None
+                c.ui.clock.last_tick = None  # the clock runs again from this tab's next move
+                c.ui.hand.last_tap = None
                 c.emit(Redraw())
                 if other_deal:  # the other tab dealt a new game: the address names it
                     c.emit(SetAddress(format_hash(c.game_id, game.deal), False))
