@@ -315,7 +315,9 @@ def drag(c: Controller, pile: PileRef, index: int, to: PileRef, touch: bool = Fa
     fx0, fy0 = rects[pile][0] + 10, rects[pile][1] + 10 + 20 * index
     tx, ty = rects[to][0] + 10, rects[to][1] + 10 + 20 * max(0, len(c.position.pile(to)) - 1)
     c.gestures.pointer_down(pile, index, fx0, fy0, 7, touch)
-    assert c.gestures.pointer_move(7, fx0 + 2, fy0 + 2) is None  # under the threshold
+    c.take_effects()
+    c.gestures.pointer_move(7, fx0 + 2, fy0 + 2)
+    assert c.take_effects() == []  # under the threshold: still a press
     for k in range(1, 6):
         c.gestures.pointer_move(7, fx0 + (tx - fx0) * k / 5, fy0 + (ty - fy0) * k / 5)
     c.gestures.pointer_up(7, tx, ty)
@@ -346,7 +348,12 @@ def test_drag_shows_targets_and_hover_while_moving() -> None:
     x0, y0 = rects[move.source][0] + 5, rects[move.source][1] + 5
     c.gestures.pointer_down(move.source, start, x0, y0, 3, False)
     dx = rects[move.target][0] - rects[move.source][0]
-    assert c.gestures.pointer_move(3, x0 + dx, y0 + 300) == (dx, 300)
+    c.take_effects()
+    c.gestures.pointer_move(3, x0 + dx, y0 + 300)
+    cards = c.position.pile(move.source)[start:]
+    assert c.take_effects() == [fx.DragStart(cards, 3), fx.DragTo(dx, 300)]
+    c.gestures.pointer_move(3, x0 + dx, y0 + 310)
+    assert c.take_effects() == [fx.DragTo(dx, 310)]  # the drag goes on: no second start
     assert c.ui.hand.drag is not None
     _, _, targets, hover = c.ui.marks()
     assert move.target in targets

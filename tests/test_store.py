@@ -440,7 +440,7 @@ def test_resetting_statistics_during_a_counted_deal_keeps_them_readable() -> Non
     store.save_game(Saved(Game(Position.from_json(doc), automove=False), counted=True))
     store.save_stats("russian", Stats(played=1))
     c = controller(store, "#russian/3")
-    store.reset_stats("russian")  # the Statistics dialog's Reset, mid-deal
+    c.reset_stats()  # the Statistics dialog's Reset, mid-deal
     c.play(Move(TABLEAU[0], FOUNDATION[3]))
     assert c.position.is_won()
     text = backend.data["solitaire.stats.russian"]

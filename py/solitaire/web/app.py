@@ -21,8 +21,8 @@ from js import document, window
 from pyodide.ffi import create_proxy, to_js
 
 from . import state as fx
-from .advice import HINT_TEXT_MS, worth_stopping
 from .animation import StepPlayer
+from .background import Background
 from .board import BoardView
 from .celebration import Celebration
 from .controller import Controller
@@ -30,7 +30,7 @@ from .dialogs import Dialogs, close_all
 from .dom import Messages, StatusView, by_id
 from .keyboard import KeyboardInput
 from .pointer import PointerInput
-from .solver_client import SolverClient, SolverUnavailable, WinnableLists
+from .solver_client import WinnableLists
 from .sound import Sounds
 from .store import MemoryBackend, Store, scope_of
 from .text import deal_link
@@ -39,18 +39,6 @@ from .wiring import Wiring
 HINT_SHOW_MS = 4000  # the hinted move stays marked this long (or until the next change)
 RETURN_MS = 320  # a refused drag glides back for this long
 FINISH_DELAY_MS = 150
-#: The solver's worker starts once the page is idle after it is ready, or after this long at
-#: the latest (requestIdleCallback's timeout; the delay itself where the browser has no
-#: requestIdleCallback), so that the first hint costs what later ones do.
-SOLVER_IDLE_MS = 2000
-#: While a card is pressed or dragged, the start waits this long and looks again.
-SOLVER_WAIT_MS = 500
-#: On a first visit whose service worker is installing (it starts once the page is ready:
-#: ~2 s on a phone), the background start waits for it to take over the page, at most this
-#: long: the worker may then keep its memory snapshot, so that the next visit's solver
-#: restores instead of starting CPython again. A hint asked meanwhile starts the worker at
-#: once.
-SOLVER_INSTALL_MS = 20_000
 
 
 def _store() -> Store:
@@ -72,9 +60,6 @@ class App:
     def __init__(self) -> None:
         self.board_el = by_id("board")
         self.view = BoardView(self.board_el)
-        self.solver = SolverClient()  # started when the page is idle (start_solver_when_idle)
-        #: the solver calls in progress: (what, when asked in ms, budget in s)
-        self._solving: dict[object, tuple[str, float, float]] = {}
         self.winnable = WinnableLists()
         self.controller = Controller(
             _store(), self.winnable, self.view, lambda: float(js.performance.now())
@@ -82,14 +67,42 @@ class App:
         self.player = StepPlayer(self.view, lambda: self.controller.position)
         self.status = StatusView(self.board_el)
         self._proxies: list[Any] = []
-        self._tasks: set[asyncio.Future[None]] = set()
         self.messages: Messages = Messages(self._proxy(self._hide_toast))
+        self.background = Background(
+            self.controller, self.winnable, self.messages, self.act, self._proxy
+        )
         self.persist_timer: Any = None
         self.return_timer: Any = None
         self.hint_timer: Any = None
         self.update_offered = False
         self.sounds = Sounds()
         self.celebration = Celebration()
+        #: what carries out each kind of effect (``carry_out``)
+        self.handlers: dict[type[fx.Effect], Callable[[Any], object]] = {
+            fx.Show: self.show_step,
+            fx.Redraw: lambda e: self.view.render(self.controller.position),
+            fx.NewBoard: self.new_board,
+            fx.DragStart: self.drag_start,
+            fx.DragTo: lambda e: self.view.drag_to(e.dx, e.dy),
+            fx.DragBack: self.drag_back,
+            fx.Shake: self.shake,
+            fx.Toast: self.toast,
+            fx.HideInfoToast: lambda e: self.messages.hide_info_toast(),
+            fx.Announce: lambda e: self.messages.announce(e.text),
+            fx.Notice: lambda e: self.messages.notice(e.text),
+            fx.Focus: self.focus,
+            fx.SetAddress: self.set_address,
+            fx.Title: self.set_title,
+            fx.CloseDialogs: lambda e: close_all(),
+            fx.SchedulePersist: self.schedule_persist,
+            fx.ShowWon: lambda e: self.player.after(self.celebrate),
+            fx.AutoFinish: self.auto_finish,
+            fx.ShowHelp: self.show_help,
+            fx.ShowHint: self.show_hint,
+            fx.AskSolver: self.background.ask_solver,
+            fx.WarmSolver: self.background.warm_solver,
+            fx.LoadWinnable: self.background.load_winnable,
+        }
 
     # ------------------------------------------------------------------ start
 
@@ -108,9 +121,6 @@ class App:
         self._p_return = self._proxy(lambda *a: self.view.clear_returning())
         self._p_finish = self._proxy(lambda *a: self.act(self.controller.auto_finish_due))
         self._p_unhint = self._proxy(lambda *a: self.act(self.controller.advice.clear_hint))
-        self._p_solver_idle = self._proxy(self._solver_idle)
-        self._waited_for_install = False
-        self._p_solver_later = self._proxy(self.start_solver_when_idle)
         if window.matchMedia("(prefers-reduced-motion: reduce)").matches:
             self.view.animate_enabled = False
         self.controller.coarse_pointer = bool(window.matchMedia("(pointer: coarse)").matches)
@@ -127,7 +137,7 @@ class App:
         """The player's input (pointer, keys, the toolbar, the game list), the address and the
         page's visibility, storage and leaving; then Hint can be asked for."""
         listen = self._listen
-        PointerInput(self.wiring, self.player.flush, self.draw_marks)
+        PointerInput(self.wiring, self.player.flush)
         KeyboardInput(self.wiring)
         listen(document, "click", self.on_click_action)
         listen(by_id("game-select"), "change", self.on_game_select)
@@ -141,37 +151,6 @@ class App:
         listen(window, "storage", self.on_storage)
         by_id("btn-hint").hidden = False
         by_id("btn-hint").disabled = False
-
-    def start_solver_when_idle(self, *args: Any) -> None:
-        """Start the solver's worker in the background once the page is idle, never in the
-        middle of the player's first press or drag (docs/performance.md, "First hint"), and
-        during a first install of the service worker once it controls the page
-        (SOLVER_INSTALL_MS). A hint or a stuck game asked for earlier starts it at once
-        (``SolverClient.start``)."""
-        if self.solver.started:
-            return
-        if hasattr(window, "requestIdleCallback"):
-            options = js.Object.new()
-            options.timeout = SOLVER_IDLE_MS
-            window.requestIdleCallback(self._p_solver_idle, options)
-        else:
-            js.setTimeout(self._p_solver_idle, SOLVER_IDLE_MS)
-
-    def _solver_idle(self, *args: Any) -> None:
-        ui = self.controller.ui
-        if self.solver.started:
-            return
-        if ui.hand.press is not None or ui.hand.drag is not None:
-            js.setTimeout(self._p_solver_later, SOLVER_WAIT_MS)
-            return
-        # web/register-sw.js: undefined (None) unless a first install is known to be under way
-        first_install = getattr(window, "solitaireFirstInstall", None)
-        waiting = None if first_install is None else first_install(SOLVER_INSTALL_MS)
-        if waiting is not None and not self._waited_for_install:
-            self._waited_for_install = True
-            waiting.then(self._p_solver_idle)
-            return
-        self.solver.start()
 
     def _hide_toast(self, *args: Any) -> None:
         self.messages.hide_toast()
@@ -200,67 +179,64 @@ class App:
         self.view.set_marks(*self.controller.ui.marks())
 
     def carry_out(self, effect: fx.Effect) -> None:
-        c = self.controller
-        view = self.view
-        if isinstance(effect, fx.Show):
-            self.player.play(effect.before, effect.step, effect.gap, effect.dragged)
-            self.sounds.place()
-        elif isinstance(effect, fx.Redraw):
-            view.render(c.position)
-        elif isinstance(effect, fx.NewBoard):
-            self.celebration.stop()
-            view.setup(c.position)
-            by_id("game-select").value = c.game_id
-        elif isinstance(effect, fx.DragBack):
-            view.end_drag(effect.cards, back=True)
-            if self.return_timer is not None:
-                js.clearTimeout(self.return_timer)
-            self.return_timer = js.setTimeout(self._p_return, RETURN_MS)
-        elif isinstance(effect, fx.Shake):
-            view.shake(effect.cards)
-            self.sounds.refuse()
-        elif isinstance(effect, fx.Toast):
-            self.messages.toast(effect.text, effect.info, effect.ms, effect.action, effect.label)
-            if not effect.info and c.vibrate_on:
-                self.vibrate()
-        elif isinstance(effect, fx.HideInfoToast):
-            self.messages.hide_info_toast()
-        elif isinstance(effect, fx.Announce):
-            self.messages.announce(effect.text)
-        elif isinstance(effect, fx.Notice):
-            self.messages.notice(effect.text)
-        elif isinstance(effect, fx.Focus):
-            self.focus(effect)
-        elif isinstance(effect, fx.SetAddress):
-            if str(window.location.hash) != effect.text:
-                if effect.push:
-                    window.history.pushState(None, "", effect.text)
-                else:
-                    window.history.replaceState(None, "", effect.text)
-        elif isinstance(effect, fx.Title):
-            document.title = effect.text
-        elif isinstance(effect, fx.CloseDialogs):
-            close_all()
-        elif isinstance(effect, fx.SchedulePersist):
-            if self.persist_timer is None:
-                self.persist_timer = js.setTimeout(self._p_persist, 0)
-        elif isinstance(effect, fx.ShowWon):
-            self.player.after(self.celebrate)
-        elif isinstance(effect, fx.AutoFinish):
-            self.player.after(lambda: js.setTimeout(self._p_finish, FINISH_DELAY_MS))
-        elif isinstance(effect, fx.ShowHelp):
-            self.dialogs.show_rules()
-            by_id("shortcuts").scrollIntoView()
-        elif isinstance(effect, fx.ShowHint):
-            if self.hint_timer is not None:
-                js.clearTimeout(self.hint_timer)
-            self.hint_timer = js.setTimeout(self._p_unhint, HINT_SHOW_MS)
-        elif isinstance(effect, fx.AskSolver):
-            self.ask_solver(effect)
-        elif isinstance(effect, fx.WarmSolver):
-            self.solver.start()
-        elif isinstance(effect, fx.LoadWinnable):
-            self._spawn(self._load_winnable(effect))
+        self.handlers[type(effect)](effect)
+
+    def show_step(self, effect: fx.Show) -> None:
+        self.player.play(effect.before, effect.step, effect.gap, effect.dragged)
+        self.sounds.place()
+
+    def new_board(self, effect: fx.NewBoard) -> None:
+        self.celebration.stop()
+        self.view.setup(self.controller.position)
+        by_id("game-select").value = self.controller.game_id
+
+    def drag_start(self, effect: fx.DragStart) -> None:
+        self.view.begin_drag(effect.cards)
+        with contextlib.suppress(Exception):
+            self.board_el.setPointerCapture(effect.pointer_id)
+
+    def drag_back(self, effect: fx.DragBack) -> None:
+        self.view.end_drag(effect.cards, back=True)
+        if self.return_timer is not None:
+            js.clearTimeout(self.return_timer)
+        self.return_timer = js.setTimeout(self._p_return, RETURN_MS)
+
+    def shake(self, effect: fx.Shake) -> None:
+        self.view.shake(effect.cards)
+        self.sounds.refuse()
+
+    def toast(self, effect: fx.Toast) -> None:
+        self.messages.toast(effect.text, effect.info, effect.ms, effect.action, effect.label)
+        if not effect.info and self.controller.vibrate_on:
+            self.vibrate()
+
+    @staticmethod
+    def set_address(effect: fx.SetAddress) -> None:
+        if str(window.location.hash) != effect.text:
+            if effect.push:
+                window.history.pushState(None, "", effect.text)
+            else:
+                window.history.replaceState(None, "", effect.text)
+
+    @staticmethod
+    def set_title(effect: fx.Title) -> None:
+        document.title = effect.text
+
+    def schedule_persist(self, effect: fx.SchedulePersist) -> None:
+        if self.persist_timer is None:
+            self.persist_timer = js.setTimeout(self._p_persist, 0)
+
+    def auto_finish(self, effect: fx.AutoFinish) -> None:
+        self.player.after(lambda: js.setTimeout(self._p_finish, FINISH_DELAY_MS))
+
+    def show_help(self, effect: fx.ShowHelp) -> None:
+        self.dialogs.show_rules()
+        by_id("shortcuts").scrollIntoView()
+
+    def show_hint(self, effect: fx.ShowHint) -> None:
+        if self.hint_timer is not None:
+            js.clearTimeout(self.hint_timer)
+        self.hint_timer = js.setTimeout(self._p_unhint, HINT_SHOW_MS)
 
     def celebrate(self) -> None:
         """The win: a sound, the cards' cascade (none with reduced motion), then the dialog."""
@@ -402,7 +378,7 @@ class App:
             "update": self.update,
             "close-dialog": lambda: None,
             "rules-of": lambda: d.show_rules_of(str(button.getAttribute("data-game"))),
-            "share": lambda: self._spawn(self.share()),
+            "share": lambda: self.background.spawn(self.share()),
         }
         if button.closest("#toast"):
             self.messages.hide_toast()
@@ -418,7 +394,7 @@ class App:
         """The menu's quick mute / unmute (Settings.sound, saved like any setting); turning
         sounds on plays one, so the player hears what was turned on."""
         c = self.controller
-        c.settings_changed(replace(c.settings, sound=not c.settings.sound))
+        self.act(c.settings_changed, replace(c.settings, sound=not c.settings.sound))
         self.apply_settings()
         self.sounds.place()
 
@@ -450,65 +426,6 @@ class App:
         else:
             root.dataset.theme = s.theme
 
-    # ------------------------------------------------------------------ background work
-
-    def _spawn(self, coroutine: Any) -> None:
-        """Run ``coroutine`` in the background; an exception is logged (never unhandled)."""
-
-        async def guarded() -> None:
-            try:
-                await coroutine
-            except Exception:
-                js.console.warn(traceback.format_exc())
-
-        task = asyncio.ensure_future(guarded())
-        self._tasks.add(task)  # a reference until it is done (tasks are weakly held)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _load_winnable(self, effect: fx.LoadWinnable) -> None:
-        await self.winnable.load(effect.game_id)
-        c = self.controller
-        if effect.then == "new" and c.game_id == effect.game_id:
-            self.act(c.new_deal)
-        elif effect.then == "winnable" and c.game_id == effect.game_id:
-            self.act(c.winnable_deal)
-        elif effect.then == "open" and c.game_id != effect.game_id:
-            self.act(c.open_game, effect.game_id, None)
-        else:
-            self.act(c.winnable_loaded, effect.game_id)
-
-    def ask_solver(self, effect: fx.AskSolver) -> None:
-        if effect.what == "hint":
-            self._stop_stale_search()
-            if not self.solver.ready:
-                text = "Starting the solver (only the first time)…"
-                self.messages.toast(text, info=True, ms=HINT_TEXT_MS)
-        self._spawn(self._ask(effect))
-
-    def _stop_stale_search(self) -> None:
-        """A new hint makes every earlier hint's answer stale: restart the worker (from its
-        memory snapshot, about 2 s on a phone) rather than wait for a longer search nobody
-        wants (``advice.worth_stopping``)."""
-        if worth_stopping(self._solving.values(), float(js.performance.now())):
-            self.solver.restart()
-
-    async def _ask(self, effect: fx.AskSolver) -> None:
-        budget = effect.budget
-        key = object()
-        self._solving[key] = (effect.what, float(js.performance.now()), budget)
-        try:
-            answer = await self.solver.call(effect.what, effect.payload, budget, budget=budget)
-        except SolverUnavailable as error:
-            start = "the solver could not start" if effect.what == "hint" else "it could not start"
-            answer = {"error": f"{start} ({error})"}
-        finally:
-            del self._solving[key]
-        c = self.controller
-        if effect.what == "hint":
-            self.act(c.advice.hint_answered, effect.position, answer)
-        else:
-            self.act(c.advice.verdict_answered, effect.position, answer)
-
 
 _app: App | None = None
 
@@ -535,4 +452,4 @@ async def main() -> None:
             fail("The game could not start", f"Python reported: {detail}")
         return
     document.documentElement.dataset.app = "ready"
-    _app.start_solver_when_idle()
+    _app.background.start_solver_when_idle()

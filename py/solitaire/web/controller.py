@@ -416,6 +416,10 @@ class Controller:
             return None
         return self.store.save_game(self.saved)
 
+    def reset_stats(self) -> None:
+        """The statistics dialog's Reset (confirmed): this game's statistics start again."""
+        self.store.reset_stats(self.game_id)
+
     def settings_changed(self, settings: Settings) -> None:
         self.settings = settings
         self.game.automove = settings.automove

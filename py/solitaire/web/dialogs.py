@@ -124,7 +124,7 @@ class Dialogs:
         game_id = self.controller.game_id
         if not window.confirm(f"Reset the statistics of {game_name(game_id)}?"):
             return
-        self.controller.store.reset_stats(game_id)
+        self.act(self.controller.reset_stats)
         by_id("stats-body").innerHTML = self.stats_html()
 
     # ------------------------------------------------------------------ the win

@@ -13,7 +13,7 @@ from ..cards import card_symbol
 from ..piles import STOCK, PileRef
 from ..position import Move
 from .ports import Table
-from .state import Drag, DragBack, Press, Redraw, Shake, Tap, TapCycle
+from .state import Drag, DragBack, DragStart, DragTo, Press, Redraw, Shake, Tap, TapCycle
 from .tap_moves import tap_moves
 from .text import pile_title
 
@@ -70,23 +70,25 @@ class Gestures:
             return
         ui.hand.press = Press(pile, index, x, y, pointer_id, touch)
 
-    def pointer_move(self, pointer_id: int, x: float, y: float) -> tuple[float, float] | None:
-        """The pointer moved; returns the drag offset to show when a group follows it."""
+    def pointer_move(self, pointer_id: int, x: float, y: float) -> None:
+        """The pointer moved: past a few pixels a press becomes a drag (``DragStart``), and
+        the dragged group follows (``DragTo``) with the pile under it marked."""
         ui = self.c.ui
         press = ui.hand.press
         if press is None or pointer_id != press.pointer_id:
-            return None
+            return
         dx, dy = x - press.x, y - press.y
         drag = ui.hand.drag
         if drag is None:
             limit = TOUCH_DRAG_THRESHOLD if press.touch else DRAG_THRESHOLD
             if dx * dx + dy * dy < limit * limit or not self.start_drag(press):
-                return None
+                return
             drag = ui.hand.drag
             assert drag is not None
+            self.c.emit(DragStart(drag.cards, pointer_id))
         target = drop_target(drag, dx, dy)
         drag.hover = target if target in drag.targets else None
-        return dx, dy
+        self.c.emit(DragTo(dx, dy))
 
     def start_drag(self, press: Press) -> bool:
         pile, index = press.pile, press.index

@@ -1,8 +1,9 @@
 """Mouse, pen and finger on the board: DOM pointer events turned into controller intents.
 
 One set of listeners on the board (event delegation). A press becomes a drag once it has
-moved a few pixels (``controller.gestures.pointer_move``); during a drag the board holds the pointer
-capture, so the group keeps following a finger that leaves the board. Only the board's own
+moved a few pixels (``controller.gestures.pointer_move``, whose ``DragStart`` and ``DragTo``
+effects app.py carries out); during a drag the board holds the pointer capture, so the group
+keeps following a finger that leaves the board. Only the board's own
 ``lostpointercapture`` cancels a drag: a card that had the capture (a touch press captures
 its target implicitly) loses it when the board takes it over, and that event bubbles up
 to the board's listener, where it must not be taken for a cancel.
@@ -10,7 +11,6 @@ to the board's listener, where it must not be taken for a cancel.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -38,15 +38,12 @@ def locate(view: BoardView, target: Any) -> tuple[PileRef | None, int | None]:
 
 
 class PointerInput:
-    def __init__(
-        self, wiring: Wiring, flush: Callable[[], None], draw_marks: Callable[[], None]
-    ) -> None:
+    def __init__(self, wiring: Wiring, flush: Callable[[], None]) -> None:
         self.board_el = board_el = wiring.board_el
         self.view = wiring.view
         self.controller = wiring.controller
         self.act = wiring.act
         self.flush = flush  # ends a running step animation
-        self.draw_marks = draw_marks  # the board's marks from the UI state
         listen = wiring.listen
         listen(board_el, "pointerdown", self.on_down)
         listen(board_el, "pointermove", self.on_move)
@@ -80,24 +77,17 @@ class PointerInput:
         press = controller.ui.hand.press
         if press is None or ev.pointerId != press.pointer_id:
             return
-        was_dragging = controller.ui.hand.drag is not None
-        if not was_dragging:
+        if controller.ui.hand.drag is None:
             # cards still moving are put in place first: the drag measures the pressed card's
             # box, which must be its home, not a point of a glide back from a refused drop
             self.flush()
             self.view.clear_returning()
-        offset = controller.gestures.pointer_move(
-            int(ev.pointerId), float(ev.clientX), float(ev.clientY)
+        self.act(
+            controller.gestures.pointer_move,
+            int(ev.pointerId),
+            float(ev.clientX),
+            float(ev.clientY),
         )
-        drag = controller.ui.hand.drag
-        if drag is None or offset is None:
-            return
-        if not was_dragging:
-            self.view.begin_drag(drag.cards)
-            with contextlib.suppress(Exception):
-                self.board_el.setPointerCapture(press.pointer_id)
-        self.view.drag_to(*offset)
-        self.draw_marks()  # the drop targets and the hovered pile
 
     def on_up(self, ev: Any) -> None:
         self.act(

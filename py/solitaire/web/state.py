@@ -197,6 +197,22 @@ class Redraw(Effect):
 
 
 @dataclass(frozen=True)
+class DragStart(Effect):
+    """A press became a drag: ``cards`` follow pointer ``pointer_id`` from now on."""
+
+    cards: tuple[int, ...]
+    pointer_id: int
+
+
+@dataclass(frozen=True)
+class DragTo(Effect):
+    """The dragged cards are (``dx``, ``dy``) CSS px away from where the drag started."""
+
+    dx: float
+    dy: float
+
+
+@dataclass(frozen=True)
 class DragBack(Effect):
     """The dragged cards glide back to their pile."""
 
