@@ -28,9 +28,10 @@ What goes in (see docs/build.md):
   precached file's size and SHA-256 (the worker checks what it caches).
 
 The stages are the modules of ``tools/sitebuild/`` (its docstring lists them); this script is
-their command line and the one name, ``build_site``, that tests and benchmarks import. What steers
-a build from outside (the Node it runs, its caches, PyScript's patches) is set in
-``sitebuild.config``: build_site reads those knobs through to it and refuses to have one set.
+their command line, and it gathers the stages' names that tests and benchmarks use
+(``build_site.build``, ``build_site.PAGE_ARCHIVE``, ...). What steers a build from outside (the
+Node it runs, its caches, PyScript's patches) is set in ``sitebuild.config``: build_site reads
+those knobs through to it and refuses to have one set on itself.
 
 Usage: ``python tools/build_site.py [--out DIR] [--quiet] [--list] [--no-bytecode]
 [--no-boot-snapshot] [--release LABEL]``.
