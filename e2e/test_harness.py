@@ -21,6 +21,7 @@ from conftest import OfflineSite
 from harness import BOOT_TIMEOUT_MS, Watch, origin, wait_ready
 from playwright.sync_api import Locator, Page
 from serve import SiteServer
+from sitebuild import config
 
 # A page like index.html, reduced to what the harness needs: the early start of Pyodide, PyScript
 # with our config, a check that the package is where Python imports it from, and the ready flag.
@@ -508,8 +509,8 @@ def test_build_without_usable_node_ships_sources_only(
     """No Node, or one that cannot run Pyodide: the build says so and ships the sources alone
     (nothing from the bytecode cache either: it is empty here)."""
     command = str(tmp_path / "no-such-node") if node == "missing" else "false"
-    monkeypatch.setattr(build_site, "NODE", command)
-    monkeypatch.setattr(build_site, "PYC_CACHE", tmp_path / "cache")
+    monkeypatch.setattr(config, "NODE", command)
+    monkeypatch.setattr(config, "PYC_CACHE", tmp_path / "cache")
     site = build_site.build(tmp_path / "site", require_index=False)
     assert site.bytecode.startswith("sources only: could not run Pyodide under Node")
     assert "build_site: warning: sources only" in capsys.readouterr().err
@@ -544,8 +545,8 @@ def test_build_never_ships_bytecode_of_other_source(
     data = bytearray(pyc.read_bytes())
     data[8:16] = bytes(8)
     pyc.write_bytes(bytes(data))
-    monkeypatch.setattr(build_site, "PYC_CACHE", cache)
-    monkeypatch.setattr(build_site, "NODE", str(tmp_path / "no-such-node"))
+    monkeypatch.setattr(config, "PYC_CACHE", cache)
+    monkeypatch.setattr(config, "NODE", str(tmp_path / "no-such-node"))
     site = build_site.build(tmp_path / "site", require_index=False)
     assert site.bytecode.startswith("sources only: the pyc of ")
     assert "build_site: warning: sources only" in capsys.readouterr().err
@@ -560,10 +561,10 @@ def test_build_fails_when_the_pyscript_setup_patch_does_not_apply(
     as published."""
     chunk = build_site.PYSCRIPT_CORE_PATCH[0]
     pinned = (build_site.ROOT / "node_modules/@pyscript/core/dist" / chunk).read_bytes()
-    monkeypatch.setattr(build_site, "PYSCRIPT_SETUP_PATCH", ("no such text", "no such txt!"))
+    monkeypatch.setattr(config, "PYSCRIPT_SETUP_PATCH", ("no such text", "no such txt!"))
     with pytest.raises(build_site.BuildError, match="PYSCRIPT_SETUP_PATCH does not apply"):
         build_site.patch_pyscript_core(chunk, pinned)
-    monkeypatch.setattr(build_site, "PYSCRIPT_LAZY_PACKAGE", False)
+    monkeypatch.setattr(config, "PYSCRIPT_LAZY_PACKAGE", False)
     published = build_site.patch_pyscript_core(chunk, pinned)
     assert published.count(b"import pyscript as _pyscript") == 1
     assert published.count(b'const n="mpy"===t?Ao.replace(bo,""):Ao,') == 1

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import gzip
 import hashlib
+import importlib
 import json
 import re
 import shutil
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import build_site  # tools/ is on pytest's pythonpath (pyproject.toml)
 import pytest
+from sitebuild import config
 
 from solitaire.rules import GAMES, GameRules, RulesText
 
@@ -227,6 +229,31 @@ def test_the_build_has_no_experiment_switches() -> None:
         "release": "",
         "boot_snapshot": True,
     }
+
+
+def test_a_knob_is_set_in_config_where_every_stage_reads_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The knobs that steer a build (sitebuild.config.KNOBS) live in one place: build_site reads
+    each through to config, refuses to have one set on itself (it would reach no stage), and no
+    stage module binds one of its own at import (vendor_patches holds the PyScript patches'
+    defaults, which config takes)."""
+    assert config.KNOBS
+    for name in config.KNOBS:
+        assert hasattr(config, name), name
+        assert name not in vars(build_site), name
+        assert getattr(build_site, name) is getattr(config, name)
+        with pytest.raises(AttributeError, match=f"set config.{name} there"):
+            setattr(build_site, name, None)
+    monkeypatch.setattr(config, "NODE", "/no/such/node")
+    assert build_site.NODE == "/no/such/node"
+    stages = sorted((ROOT / "tools" / "sitebuild").glob("*.py"))
+    assert len(stages) > 5
+    for path in stages:
+        if path.stem in ("config", "vendor_patches", "__init__"):
+            continue
+        module = importlib.import_module(f"sitebuild.{path.stem}")
+        assert not set(config.KNOBS) & set(vars(module)), path.name
 
 
 # ----------------------------------------------------------------------------- release, sw.js
@@ -451,7 +478,7 @@ def test_the_snapshot_is_packed_with_zstd_where_the_build_has_it_and_gzip_otherw
     assert packed[:4] == build_site.ZSTD_MAGIC
     assert len(packed) < len(gzip.compress(data, compresslevel=9))
     assert build_site.unpack_snapshot(packed) == data
-    monkeypatch.setattr(build_site, "snapshot_compressor", lambda: None)
+    monkeypatch.setattr(config, "snapshot_compressor", lambda: None)
     gzipped, ext = build_site.pack_snapshot(data)
     assert ext == "gz"
     assert gzipped[:2] == b"\x1f\x8b"
@@ -536,7 +563,7 @@ def test_the_packed_wasm_is_written_even_where_its_cache_cannot_be(
     blocker = tmp_path / "not-a-directory"
     blocker.write_bytes(b"")
     for cache in (blocker / "cache", tmp_path / "cache", tmp_path / "cache"):
-        monkeypatch.setattr(build_site, "PACKED_WASM_CACHE", cache)
+        monkeypatch.setattr(config, "PACKED_WASM_CACHE", cache)
         out = tmp_path / f"site-{len(list(tmp_path.iterdir()))}"
         (out / plain).parent.mkdir(parents=True)
         (out / plain).write_bytes(wasm)
@@ -549,7 +576,7 @@ def test_the_packed_wasm_is_written_even_where_its_cache_cannot_be(
 def test_a_build_without_zstd_ships_the_wasm_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(build_site, "snapshot_compressor", lambda: None)
+    monkeypatch.setattr(config, "snapshot_compressor", lambda: None)
     site = build_site.build(tmp_path / "site", boot_snapshot=False)
     assert build_site.PACKED_WASM[1] not in site.runtime
     assert not (tmp_path / "site" / build_site.PACKED_WASM[1]).exists()

@@ -1,15 +1,16 @@
-"""Each change the build makes to a pinned vendor file (tools/build_site.py: PYODIDE_* and
-PYSCRIPT_* patches) still finds its text exactly once in the file node_modules holds, so that a
-new pin fails here, naming the patch, rather than in the middle of a build; and every JavaScript
-file the build runs or ships from this repository parses (``node --check``)."""
+"""Each change the build makes to a pinned vendor file (the PYODIDE_* and PYSCRIPT_* patches
+of tools/sitebuild/vendor_patches.py) still finds its text exactly once in the file node_modules
+holds, so that a new pin fails here, naming the patch, rather than in the middle of a build; and
+every JavaScript file the build runs or ships from this repository parses (``node --check``)."""
 
 from __future__ import annotations
 
 import subprocess
 from pathlib import Path
 
-import build_site  # tools/ is on pytest's pythonpath (pyproject.toml)
 import pytest
+from sitebuild import bytecode, config  # tools/ is on pytest's pythonpath (pyproject.toml)
+from sitebuild import vendor_patches as patches
 
 ROOT = Path(__file__).resolve().parent.parent
 PYODIDE = ROOT / "node_modules" / "pyodide"
@@ -21,26 +22,26 @@ def _patches() -> list[tuple[str, Path, str]]:
     found = [
         (
             "PYODIDE_SLEEP_PATCH",
-            PYODIDE / build_site.PYODIDE_SLEEP_PATCH[0],
-            build_site.PYODIDE_SLEEP_PATCH[1],
+            PYODIDE / patches.PYODIDE_SLEEP_PATCH[0],
+            patches.PYODIDE_SLEEP_PATCH[1],
         ),
-        ("PYODIDE_NO_JSPI_PATCH", PYODIDE / "pyodide.asm.mjs", build_site.PYODIDE_NO_JSPI_PATCH[0]),
+        ("PYODIDE_NO_JSPI_PATCH", PYODIDE / "pyodide.asm.mjs", patches.PYODIDE_NO_JSPI_PATCH[0]),
         (
             "PYSCRIPT_CORE_PATCH",
-            PYSCRIPT / build_site.PYSCRIPT_CORE_PATCH[0],
-            build_site.PYSCRIPT_CORE_PATCH[2],
+            PYSCRIPT / patches.PYSCRIPT_CORE_PATCH[0],
+            patches.PYSCRIPT_CORE_PATCH[2],
         ),
         (
             "PYSCRIPT_SETUP_PATCH",
-            PYSCRIPT / build_site.PYSCRIPT_CORE_PATCH[0],
-            build_site.PYSCRIPT_SETUP_PATCH[0],
+            PYSCRIPT / patches.PYSCRIPT_CORE_PATCH[0],
+            patches.PYSCRIPT_SETUP_PATCH[0],
         ),
     ]
     groups = (
-        ("PYODIDE_LINKER_PATCHES", "pyodide.asm.mjs", build_site.PYODIDE_LINKER_PATCHES),
-        ("PYODIDE_SNAPSHOT_PATCHES", "pyodide.asm.mjs", build_site.PYODIDE_SNAPSHOT_PATCHES),
-        ("PYODIDE_TASK_PATCHES", "pyodide.asm.mjs", build_site.PYODIDE_TASK_PATCHES),
-        ("PYODIDE_LOADER_PATCHES", "pyodide.mjs", build_site.PYODIDE_LOADER_PATCHES),
+        ("PYODIDE_LINKER_PATCHES", "pyodide.asm.mjs", patches.PYODIDE_LINKER_PATCHES),
+        ("PYODIDE_SNAPSHOT_PATCHES", "pyodide.asm.mjs", patches.PYODIDE_SNAPSHOT_PATCHES),
+        ("PYODIDE_TASK_PATCHES", "pyodide.asm.mjs", patches.PYODIDE_TASK_PATCHES),
+        ("PYODIDE_LOADER_PATCHES", "pyodide.mjs", patches.PYODIDE_LOADER_PATCHES),
     )
     for name, file, pairs in groups:
         found += [(f"{name}[{i}]", PYODIDE / file, old) for i, (old, _) in enumerate(pairs)]
@@ -62,8 +63,8 @@ def test_vendor_patch_matches_the_pinned_file_once(name: str, path: Path, old: s
 
 def test_padded_pyscript_patches_keep_the_chunk_length() -> None:
     """PyScript's chunk is patched in place (its published source map stays valid)."""
-    assert len(build_site.PYSCRIPT_CORE_PATCH[2]) == len(build_site.PYSCRIPT_CORE_PATCH[3])
-    assert len(build_site.PYSCRIPT_SETUP_PATCH[0]) == len(build_site.PYSCRIPT_SETUP_PATCH[1])
+    assert len(patches.PYSCRIPT_CORE_PATCH[2]) == len(patches.PYSCRIPT_CORE_PATCH[3])
+    assert len(patches.PYSCRIPT_SETUP_PATCH[0]) == len(patches.PYSCRIPT_SETUP_PATCH[1])
 
 
 SCRIPTS = sorted(
@@ -75,12 +76,12 @@ SCRIPTS = sorted(
 
 @pytest.mark.parametrize("rel", SCRIPTS)
 def test_javascript_file_parses(rel: str) -> None:
-    """With the Node the build runs (``build_site.NODE``): the build needs it anyway."""
-    node = [build_site.NODE, "--check", rel]
+    """With the Node the build runs (``sitebuild.config.NODE``): the build needs it anyway."""
+    node = [config.NODE, "--check", rel]
     run = subprocess.run(node, cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, f"{rel} does not parse:\n{run.stderr}"
 
 
 def test_compile_script_is_found() -> None:
-    assert build_site.COMPILE_PYC_SCRIPT.is_file()
+    assert bytecode.COMPILE_PYC_SCRIPT.is_file()
     assert "tools/sitebuild/compile_pyc.mjs" in SCRIPTS

@@ -18,6 +18,7 @@ from benchlib import checkout_hint
 try:
     import build_site
     from serve import SiteServer
+    from sitebuild import config
 except ModuleNotFoundError as missing:
     raise SystemExit(checkout_hint(missing)) from None
 
@@ -60,7 +61,10 @@ def variant_site(
     tmp = Path(tempfile.mkdtemp(prefix="solitaire-bench-variant-"))
     src = tmp / "src"
     out = tmp / "site"
-    saved = {k: getattr(build_site, k) for k in (constants or {})}
+    # a knob of the build is set where its stages read it (sitebuild.config), any other name
+    # (``build``) on build_site
+    owner = {k: config if k in config.KNOBS else build_site for k in (constants or {})}
+    saved = {k: getattr(owner[k], k) for k in owner}
     try:
         src.mkdir()
         for name in ("index.html", "package.json"):
@@ -79,12 +83,12 @@ def variant_site(
                 target.write_text(text, encoding="utf-8")
         try:
             for k, v in (constants or {}).items():
-                setattr(build_site, k, v)
+                setattr(owner[k], k, v)
             build_site.build(out, root=src)
         finally:
             # restored at once: the next variant may be built while this one is still served
             for k, v in saved.items():
-                setattr(build_site, k, v)
+                setattr(owner[k], k, v)
         (out / "bench").symlink_to(PAGES)
         yield out
     finally:
