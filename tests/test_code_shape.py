@@ -31,7 +31,6 @@ MAX_LINES = 500
 # other module may grow past the limit.
 STILL_OVER = {
     "py/solitaire/solver/rail/lock.py",
-    "py/solitaire/web/controller.py",
     "py/solitaire/web/store.py",
     "web/pyodide-boot.mjs",
     "bench/bench_boot_options.py",

@@ -13,7 +13,8 @@ from solitaire.solver import WINNABLE, solve
 from solitaire.solver.hints import hint
 from solitaire.web import state as fx
 from solitaire.web.advice import HINT_BUDGETS, worth_stopping
-from solitaire.web.controller import Controller, valid_deal_text
+from solitaire.web.controller import Controller
+from solitaire.web.dealing import valid_deal_text
 from solitaire.web.gestures import DOUBLE_TAP_MS, drop_target
 from solitaire.web.state import Drag, Rect
 from solitaire.web.store import MemoryBackend, Saved, Settings, Stats, Store
@@ -87,7 +88,7 @@ def make(
     grid = Grid()
     c = Controller(store, winnable or Winnable(), grid, clock, random_deal=lambda g: 77)
     grid.controller = c
-    c.boot(f"#{game_id}/{deal}")
+    c.deals.boot(f"#{game_id}/{deal}")
     c.take_effects()
     return c, clock
 
@@ -125,7 +126,7 @@ def test_boot_opens_the_address_and_reports_a_bad_one() -> None:
     assert (c.game_id, c.game.deal) == ("double-rail", 5)
     store = Store(MemoryBackend())
     c2 = Controller(store, Winnable(), Grid(), Clock(), random_deal=lambda g: 77)
-    c2.boot("#klondike/3")
+    c2.deals.boot("#klondike/3")
     effects = c2.take_effects()
     assert c2.game_id == "russian"
     notices = [e.text for e in effects if isinstance(e, fx.Notice)]
@@ -137,10 +138,10 @@ def test_boot_opens_the_address_and_reports_a_bad_one() -> None:
 
 def test_address_change_opens_another_deal_and_repairs_a_broken_one() -> None:
     c, _ = make("russian", 1)
-    c.address_changed("#russian/9")
+    c.deals.address_changed("#russian/9")
     assert c.game.deal == 9
     assert fx.SetAddress("#russian/9", False) in c.take_effects()
-    c.address_changed("#russian/zero")
+    c.deals.address_changed("#russian/zero")
     effects = c.take_effects()
     assert c.game.deal == 9  # nothing lost
     assert fx.SetAddress("#russian/9", False) in effects
@@ -149,9 +150,9 @@ def test_address_change_opens_another_deal_and_repairs_a_broken_one() -> None:
 
 def test_choose_deal_validates_the_text() -> None:
     c, _ = make()
-    assert c.choose_deal("12x") == "Enter a whole number from 1 to 2147483647."
+    assert c.deals.choose_deal("12x") == "Enter a whole number from 1 to 2147483647."
     assert c.game.deal == 1
-    assert c.choose_deal(" 42 ") is None
+    assert c.deals.choose_deal(" 42 ") is None
     assert c.game.deal == 42
     assert valid_deal_text("0") is None
     assert valid_deal_text("2147483648") is None
@@ -175,7 +176,7 @@ def test_new_deal_with_winnable_only_waits_for_the_list_then_draws_from_it() -> 
 def test_a_started_game_is_abandoned_at_the_first_move_in_another_deal_once() -> None:
     c, _clock = make()
     deals = iter([2, 3])
-    c.random_playable = lambda game_id: next(deals)
+    c.deals.random_playable = lambda game_id: next(deals)
     c.play(c.position.legal_moves()[0])
     stats = c.store.load_stats("russian")
     stats.streak = stats.best_streak = stats.won = 1  # as if a win came before
@@ -512,7 +513,7 @@ def test_undo_redo_restart_and_their_words() -> None:
     assert fx.Announce("Undone. 0 moves.") in effects
     c.redo()
     assert c.game.move_count == 1
-    c.restart()
+    c.deals.restart()
     assert c.game.move_count == 0
     assert "Restarted deal 1." in toasts(c.take_effects())
 
@@ -933,14 +934,14 @@ def test_new_deal_then_undo_brings_back_the_game_its_redo_and_clock_and_costs_no
 def test_restart_then_undo_and_the_restarted_game_kept_aside() -> None:
     c, clock = make("russian", 7)
     before = played(c, clock)
-    c.restart()
+    c.deals.restart()
     assert "Restarted deal 7." in toasts(c.take_effects())
     assert (c.game.move_count, c.game.can_redo, c.game.elapsed) == (0, False, 0.0)
     assert c.ui.aside.label == "Continue deal 7 (2 moves)"
     c.undo()
     assert c.game.to_json() == before
     assert c.ui.aside.label == ""
-    c.restart()
+    c.deals.restart()
     c.play(c.position.legal_moves()[0])  # the undo window closes; the old game stays aside
     c.undo()
     c.undo()
@@ -952,11 +953,11 @@ def test_restart_then_undo_and_the_restarted_game_kept_aside() -> None:
 def test_choose_deal_and_choose_game_then_undo() -> None:
     c, clock = make("russian", 7)
     before = played(c, clock)
-    assert c.choose_deal("123") is None
+    assert c.deals.choose_deal("123") is None
     assert change_toast(c.take_effects()).text == "Deal 123."
     c.undo()
     assert (c.game.deal, c.game.to_json()) == (7, before)
-    c.choose_game("double-rail")
+    c.deals.choose_game("double-rail")
     assert change_toast(c.take_effects()).text.startswith("Double Rail, deal ")
     assert c.game_id == "double-rail"
     c.undo()
@@ -969,14 +970,14 @@ def test_a_link_never_destroys_a_game() -> None:
     c, clock = make("russian", 7)
     c.store.save_stats("russian", Stats(played=1, won=1, streak=1, best_streak=1))
     before = played(c, clock, moves=6)
-    c.address_changed("#russian/9")
+    c.deals.address_changed("#russian/9")
     assert change_toast(c.take_effects()).text == "Deal 9 from the link."
     assert c.ui.aside.label == "Continue deal 7 (5 moves)"
     c.undo()
     assert (c.game.deal, c.game.to_json()) == (7, before)
     # a fresh page opened on the link
     c2 = Controller(c.store, Winnable(), Grid(), Clock(), random_deal=lambda g: 77)
-    c2.boot("#russian/9")
+    c2.deals.boot("#russian/9")
     assert change_toast(c2.take_effects()).text == "Deal 9 from the link."
     assert (c2.game.deal, c2.ui.aside.label) == (9, "Continue deal 7 (5 moves)")
     c2.play(c2.position.legal_moves()[0])  # the window closes: deal 7 is left
@@ -991,13 +992,13 @@ def test_back_after_a_new_deal_brings_back_the_game_not_its_start() -> None:
     7): deal 7 comes back with its moves, redo list and clock, nothing abandoned; Undo and
     Forward go to deal 9 again, and deal 7 waits aside."""
     c, clock = make("russian", 7)
-    c.random_playable = lambda game_id: 9
+    c.deals.random_playable = lambda game_id: 9
     c.store.save_stats("russian", Stats(played=1, won=1, streak=1, best_streak=1))
     before = played(c, clock, moves=4)
     stats = c.store.load_stats("russian")
     c.new_deal()
     c.take_effects()
-    c.address_changed("#russian/7")  # Back
+    c.deals.address_changed("#russian/7")  # Back
     effects = c.take_effects()
     assert change_toast(effects).text == "Back to deal 7, 3 moves."
     assert fx.SetAddress("#russian/7", False) in effects  # the history entry is kept
@@ -1007,8 +1008,8 @@ def test_back_after_a_new_deal_brings_back_the_game_not_its_start() -> None:
     c.undo()  # the change: deal 9 again, deal 7 aside
     assert c.game.deal == 9
     assert c.ui.aside.label == "Continue deal 7 (3 moves)"
-    c.address_changed("#russian/7")
-    c.address_changed("#russian/9")  # Forward: deal 9 afresh, deal 7 aside again
+    c.deals.address_changed("#russian/7")
+    c.deals.address_changed("#russian/9")  # Forward: deal 9 afresh, deal 7 aside again
     assert (c.game.deal, c.game.move_count) == (9, 0)
     assert c.ui.aside.label == "Continue deal 7 (3 moves)"
     assert c.store.load_stats("russian") == stats
@@ -1019,13 +1020,13 @@ def test_back_after_continue_keeps_both_games() -> None:
     and a move: deal 9 comes back with its moves and deal 7 waits aside (before, deal 9
     started afresh and the first move abandoned it for good)."""
     c, clock = make("russian", 7)
-    c.random_playable = lambda game_id: 9
+    c.deals.random_playable = lambda game_id: 9
     seven = played(c, clock, moves=4)
     c.new_deal()
     nine = played(c, clock, moves=3)
     c.changes.continue_aside()
     assert c.game.to_json() == seven
-    c.address_changed("#russian/9")  # Back
+    c.deals.address_changed("#russian/9")  # Back
     assert (c.game.deal, c.game.to_json()) == (9, nine)
     c.play(c.position.legal_moves()[0])
     assert c.ui.aside.label == "Continue deal 7 (3 moves)"
@@ -1040,13 +1041,13 @@ def test_a_link_to_the_deal_kept_aside_opens_the_game_and_keeps_the_one_shown() 
     deal 9 takes its place aside; a fresh choice of deal 7 ("Deal number") still starts
     it afresh."""
     c, clock = make("russian", 7)
-    c.random_playable = lambda game_id: 9
+    c.deals.random_playable = lambda game_id: 9
     before = played(c, clock, moves=4)
     c.new_deal()
     nine = played(c, clock, moves=2)  # deal 7 is left (charged) but still kept
-    c.choose_game("double-rail")
+    c.deals.choose_game("double-rail")
     c.take_effects()
-    c.address_changed("#russian/7")
+    c.deals.address_changed("#russian/7")
     assert change_toast(c.take_effects()).text == "Back to Russian Solitaire, deal 7, 3 moves."
     assert (c.game_id, c.game.deal, c.game.to_json()) == ("russian", 7, before)
     assert c.ui.aside.label == "Continue deal 9 (1 move)"
@@ -1054,17 +1055,17 @@ def test_a_link_to_the_deal_kept_aside_opens_the_game_and_keeps_the_one_shown() 
     assert c.game.to_json() == nine
     # a fresh page opened on the address of the deal kept aside
     c2 = Controller(c.store, Winnable(), Grid(), Clock(), random_deal=lambda g: 77)
-    c2.boot("#russian/7")
+    c2.deals.boot("#russian/7")
     assert (c2.game.deal, c2.game.to_json()) == (7, before)
     assert c2.ui.aside.label == "Continue deal 9 (1 move)"
-    assert c2.choose_deal("9") is None  # chosen, not linked: a new game of deal 9
+    assert c2.deals.choose_deal("9") is None  # chosen, not linked: a new game of deal 9
     assert (c2.game.deal, c2.game.move_count) == (9, 0)
     assert c2.ui.aside.label == "Continue deal 7 (3 moves)"
 
 
 def test_the_undo_window_closes_at_the_first_move() -> None:
     c, clock = make("russian", 7)
-    c.random_playable = lambda game_id: 9
+    c.deals.random_playable = lambda game_id: 9
     played(c, clock)
     c.new_deal()
     c.play(c.position.legal_moves()[0])
@@ -1092,10 +1093,10 @@ def test_a_lost_deal_at_its_start_offers_a_winnable_deal() -> None:
     toast = change_toast(answer_lost(c))
     assert toast.text.startswith("This deal cannot be won, whatever you play.")
     assert (toast.action, toast.label) == ("winnable-deal", "Winnable deal")
-    c.winnable_deal()
+    c.deals.winnable_deal()
     assert c.take_effects() == [fx.LoadWinnable("russian", "winnable")]
     lists.lists["russian"] = [16, 22]
-    c.winnable_deal()
+    c.deals.winnable_deal()
     assert c.game.deal == 16
     assert change_toast(c.take_effects()).text == "New deal 16, proved winnable."
     assert c.ui.progress.proved_winnable
@@ -1137,12 +1138,12 @@ def test_winnable_deals_only_is_on_for_russian_until_set() -> None:
     lists = Winnable({"russian": [16, 22], "double-rail": [5, 6]})
     store = Store(MemoryBackend())  # a fresh profile: no settings saved
     c = Controller(store, lists, Grid(), Clock(), random_deal=lambda g: 77)
-    c.boot("")
+    c.deals.boot("")
     assert c.settings.winnable_only is None
     c.new_deal()
     assert c.game.deal in (16, 22)
     assert c.ui.progress.proved_winnable
-    c.choose_game("double-rail")
+    c.deals.choose_game("double-rail")
     c.new_deal()
     assert c.game.deal == 77
     assert not c.ui.progress.proved_winnable
@@ -1151,7 +1152,7 @@ def test_winnable_deals_only_is_on_for_russian_until_set() -> None:
     assert c.game.deal in (5, 6)
     assert "winnableOnly" not in Settings().to_json()
     c.settings_changed(Settings(winnable_only=False))
-    c.choose_game("russian")
+    c.deals.choose_game("russian")
     c.new_deal()
     assert c.game.deal == 77
 

@@ -78,7 +78,7 @@ class NoGeometry:
 def controller(store: Store, address: str = "#russian/1") -> Controller:
     store.save_settings(Settings(automove=False, winnable_only=False))  # any deal
     c = Controller(store, Winnable(), NoGeometry(), Clock(), random_deal=lambda g: 77)
-    c.boot(address)
+    c.deals.boot(address)
     c.take_effects()
     return c
 
@@ -364,6 +364,34 @@ def test_a_new_deal_in_another_tab_is_followed_with_its_address() -> None:
     effects = b.take_effects()
     assert b.game.deal == 77
     assert fx.SetAddress("#russian/77", False) in effects
+
+
+class Listed(Winnable):
+    """Russian's winnable list is in, and names deal 77."""
+
+    def known(self, game_id: str) -> bool:
+        return True
+
+    def get(self, game_id: str) -> list[int] | None:
+        return [77]
+
+
+def test_a_followed_new_deal_says_whether_it_is_proved_winnable() -> None:
+    """The game another tab dealt comes to the table the way every game does
+    (``Controller.seat``): the status line's "Winnable" mark and the title follow it."""
+    backend = MemoryBackend()
+    a = controller(Store(backend))
+    b = Controller(Store(backend), Listed(), NoGeometry(), Clock(), random_deal=lambda g: 77)
+    b.deals.boot("#russian/1")
+    b.take_effects()
+    assert not b.ui.progress.proved_winnable
+    a.new_deal()
+    b.tabs.storage_changed("game.russian")
+    effects = b.take_effects()
+    assert b.ui.progress.proved_winnable
+    titles = [e.text for e in effects if isinstance(e, fx.Title)]
+    assert titles == [f"{b.describe_table()} · Solitaire"]
+    assert "deal 77" in titles[0]
 
 
 def test_settings_follow_another_tab() -> None:

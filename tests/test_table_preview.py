@@ -18,7 +18,8 @@ from test_controller import Clock, Grid, Winnable
 from solitaire import Game, Position
 from solitaire.cards import card_name
 from solitaire.rules import GAMES
-from solitaire.web.controller import DEFAULT_GAME, Controller, shown_deal
+from solitaire.web.controller import Controller
+from solitaire.web.dealing import DEFAULT_GAME, shown_deal
 from solitaire.web.layout import layout
 from solitaire.web.markup import PREVIEW_VERSION, board_html, board_vars, table_preview
 from solitaire.web.store import MemoryBackend, Settings, Store
@@ -92,7 +93,7 @@ def make_controller(store: Store) -> Controller:
 
 def test_a_first_visit_opens_the_deal_painted_before_python() -> None:
     c = make_controller(Store(MemoryBackend()))
-    c.boot("", ("russian", "5293"))
+    c.deals.boot("", ("russian", "5293"))
     assert (c.game_id, c.game.deal, c.game.move_count) == ("russian", 5293, 0)
     assert not [e for e in c.take_effects() if type(e).__name__ in ("Toast", "Notice")]
 
@@ -104,7 +105,7 @@ def test_a_first_visit_opens_the_deal_painted_before_python() -> None:
 def test_a_painted_deal_that_names_no_deal_is_ignored(shown: tuple[str, str]) -> None:
     assert shown_deal(shown) is None
     c = make_controller(Store(MemoryBackend()))
-    c.boot("", shown)
+    c.deals.boot("", shown)
     assert (c.game_id, c.game.deal) == (DEFAULT_GAME, 77)
 
 
@@ -112,23 +113,23 @@ def test_only_a_first_visit_opens_the_painted_deal() -> None:
     # a game played before: its game goes on, whatever was painted
     store = Store(MemoryBackend())
     c = make_controller(store)
-    c.boot("#double-rail/5")
+    c.deals.boot("#double-rail/5")
     c.persist()
     c2 = make_controller(store)
-    c2.boot("", ("russian", "16"))
+    c2.deals.boot("", ("russian", "16"))
     assert (c2.game_id, c2.game.deal) == ("double-rail", 5)
     # an address names the deal
     c3 = make_controller(Store(MemoryBackend()))
-    c3.boot("#russian/9", ("russian", "16"))
+    c3.deals.boot("#russian/9", ("russian", "16"))
     assert c3.game.deal == 9
     # a saved game of that game without the name of the last game: it is not replaced
     store4 = Store(MemoryBackend())
     c4 = make_controller(store4)
-    c4.boot("#russian/3")
+    c4.deals.boot("#russian/3")
     c4.persist()
     store4.backend.removeItem(store4.key("last"))
     c5 = make_controller(store4)
-    c5.boot("", ("russian", "16"))
+    c5.deals.boot("", ("russian", "16"))
     assert c5.game.deal == 3
 
 
@@ -138,7 +139,7 @@ def test_the_page_keeps_the_table_it_shows_with_its_looks() -> None:
     c.keep_table("r1")  # nothing before a game is on the table
     assert store.backend.getItem(store.key("table")) is None
     c.settings = Settings(four_color=True, theme="dark", card_back="red", table="grey")
-    c.boot("#russian/21")
+    c.deals.boot("#russian/21")
     move = next(iter(c.position.legal_moves()))
     c.game.play(move)
     c.keep_table("r1")
@@ -165,7 +166,7 @@ def test_the_kept_table_shows_the_winnable_mark_when_the_status_line_does(deals:
     grid = Grid()
     c = Controller(store, Winnable({"russian": deals}), grid, Clock(), random_deal=lambda g: 77)
     grid.controller = c
-    c.boot("#russian/21")
+    c.deals.boot("#russian/21")
     c.keep_table("r1")
     doc = json.loads(store.backend.getItem(store.key("table")))
     assert doc["winnable"] is (21 in deals) is c.ui.progress.proved_winnable
@@ -176,7 +177,7 @@ def test_the_mark_painted_before_python_stays_until_the_list_comes() -> None:
     grid = Grid()
     c = Controller(Store(MemoryBackend()), Winnable(lists), grid, Clock(), random_deal=lambda g: 77)
     grid.controller = c
-    c.boot("", ("russian", "21"), ("russian", "21"))
+    c.deals.boot("", ("russian", "21"), ("russian", "21"))
     assert (c.game.deal, c.ui.progress.proved_winnable) == (
         21,
         True,
@@ -199,7 +200,7 @@ def test_the_mark_painted_before_python_is_for_its_deal_only(
     grid = Grid()
     c = Controller(Store(MemoryBackend()), Winnable(), grid, Clock(), random_deal=lambda g: 77)
     grid.controller = c
-    c.boot(address, None, marked)
+    c.deals.boot(address, None, marked)
     assert c.ui.progress.proved_winnable is False
 
 
@@ -217,7 +218,7 @@ def test_a_table_that_cannot_be_written_is_removed_and_is_no_save_problem() -> N
     store = Store(backend)
     MemoryBackend.setItem(backend, store.key("table"), '{"v": 1, "old": true}')
     c = make_controller(store)
-    c.boot("#russian/4")
+    c.deals.boot("#russian/4")
     c.keep_table("r1")
     assert backend.getItem(store.key("table")) is None
     assert store.problem() is None

@@ -110,7 +110,7 @@ from sitebuild.vendor_patches import (
     PYODIDE_TASK_PATCHES,
 )
 
-from solitaire.web.controller import DEFAULT_GAME
+from solitaire.web.dealing import DEFAULT_GAME
 
 # Every name of the stages that tests, e2e tests and benchmarks use as build_site.NAME.
 __all__ = [

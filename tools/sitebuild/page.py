@@ -27,7 +27,7 @@ if str(ROOT / "py") not in sys.path:
     sys.path.insert(0, str(ROOT / "py"))
 from solitaire.position import Position
 from solitaire.rules import GameRules
-from solitaire.web.controller import DEFAULT_GAME
+from solitaire.web.dealing import DEFAULT_GAME
 from solitaire.web.markup import table_preview
 
 #: What the build writes into index.html from the game table, in the table's order: the

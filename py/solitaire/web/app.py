@@ -130,7 +130,7 @@ class App:
         preview = board.getAttribute("data-preview")
         shown = painted if preview == "first" else None
         marked = painted if preview and not by_id("st-winnable").hidden else None
-        self.act(self.controller.boot, str(window.location.hash), shown, marked)
+        self.act(self.controller.deals.boot, str(window.location.hash), shown, marked)
         js.setInterval(self._proxy(self.on_tick), 1000)
 
     def listen_to_player(self) -> None:
@@ -144,7 +144,7 @@ class App:
         listen(
             window,
             "hashchange",
-            lambda ev: self.act(self.controller.address_changed, str(window.location.hash)),
+            lambda ev: self.act(self.controller.deals.address_changed, str(window.location.hash)),
         )
         listen(document, "visibilitychange", self.on_visibility)
         listen(window, "pagehide", lambda ev: self.leave())
@@ -358,7 +358,7 @@ class App:
         intents: dict[str, Callable[[], None]] = {
             "undo": c.undo,
             "redo": c.redo,
-            "restart": c.restart,
+            "restart": c.deals.restart,
             "new": c.new_deal,
             "finish": c.finish,
             "hint": c.advice.hint,
@@ -366,7 +366,7 @@ class App:
             "undo-to": c.advice.undo_to_verdict,
             "toggle-sound": self.toggle_sound,
             "continue": c.changes.continue_aside,
-            "winnable-deal": c.winnable_deal,
+            "winnable-deal": c.deals.winnable_deal,
         }
         views: dict[str, Callable[[], None]] = {
             "deal": d.show_deal,
@@ -388,7 +388,7 @@ class App:
             views[action]()
 
     def on_game_select(self, ev: Any) -> None:
-        self.act(self.controller.choose_game, str(ev.target.value))
+        self.act(self.controller.deals.choose_game, str(ev.target.value))
 
     def toggle_sound(self) -> None:
         """The menu's quick mute / unmute (Settings.sound, saved like any setting); turning

@@ -150,8 +150,8 @@ class Background:
         if effect.then == "new" and c.game_id == effect.game_id:
             self.act(c.new_deal)
         elif effect.then == "winnable" and c.game_id == effect.game_id:
-            self.act(c.winnable_deal)
+            self.act(c.deals.winnable_deal)
         elif effect.then == "open" and c.game_id != effect.game_id:
-            self.act(c.open_game, effect.game_id, None)
+            self.act(c.deals.open_game, effect.game_id, None)
         else:
             self.act(c.winnable_loaded, effect.game_id)

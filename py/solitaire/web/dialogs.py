@@ -54,7 +54,7 @@ class Dialogs:
         ev.preventDefault()
         text = str(by_id("deal-input").value)
         errors: list[str | None] = []
-        self.act(lambda: errors.append(self.controller.choose_deal(text)))
+        self.act(lambda: errors.append(self.controller.deals.choose_deal(text)))
         if errors and errors[0]:
             by_id("deal-error").textContent = errors[0]
 

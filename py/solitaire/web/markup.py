@@ -14,6 +14,7 @@ from ..position import Position
 from ..rules import GameRules
 from .faces import face_html
 from .layout import layout
+from .store import Settings
 from .text import clock, pile_label
 
 #: The ``v`` of a table preview document (web/table-preview.js reads only this version).
@@ -82,6 +83,17 @@ def board_vars(rules: GameRules) -> dict[str, str]:
         "--pd": str(rules.card_plan[0]),
         "--pu": str(rules.card_plan[1]),
         "--siderows": str((len(table.top) + 1) // 2),
+    }
+
+
+def preview_looks(settings: Settings) -> dict[str, str | bool]:
+    """The looks the settings give the page, as :func:`table_preview` keeps them."""
+    return {
+        "back": settings.card_back,
+        "table": settings.table,
+        "theme": settings.theme,
+        "four": settings.four_color,
+        "timer": settings.show_timer,
     }
 
 

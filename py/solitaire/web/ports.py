@@ -1,4 +1,5 @@
-"""What the controller's parts (advice, changes, gestures, keys, tab sync) see of the table.
+"""What the controller's parts (advice, changes, dealing, gestures, keys, picking, tab sync)
+see of the table.
 
 The parts are small modules over plain state; the controller builds them and hands itself
 in, but they know it only through :class:`Table`, a Protocol defined here, below all of
@@ -47,6 +48,8 @@ class Table(Protocol):
     table: Layout
     geometry: Geometry
     loaded: bool
+    #: the (game, deal) painted with the "Winnable" mark before Python started
+    marked_winnable: tuple[str, int] | None
 
     @property
     def game(self) -> Game: ...
@@ -70,11 +73,17 @@ class Table(Protocol):
 
     def describe_table(self) -> str: ...
 
+    def winnable_only_for(self, game_id: str) -> bool: ...
+
     def describe_move(self, move: Move) -> str: ...
 
     def show_notices(self) -> None: ...
 
+    def seat(self, chosen: Saved, same_board: bool = False) -> None: ...
+
     def show(self, chosen: Saved, push: bool = True, boot: bool = False) -> None: ...
+
+    def name_table(self, push: bool) -> None: ...
 
     def tick(self) -> None: ...
 

@@ -10,8 +10,6 @@ No ``js`` import: driven by app.py, tested under CPython.
 from __future__ import annotations
 
 from .ports import Table
-from .state import Redraw, SetAddress, Title
-from .text import format_hash
 
 FOLLOWED = "This game went on in another tab: here is where it is now."
 
@@ -43,18 +41,13 @@ class TabSync:
                 or game.can_redo != c.game.can_redo
             )
             other_deal = game.deal != c.game.deal or game.start != c.game.start
-            game.automove = c.settings.automove
-            c.cancel_drag()
-            c.ui.hand.selection = None
-            c.saved = newer
-            if changed:
-                c.ui.clock.last_tick = None  # the clock runs again from this tab's next move
-                c.ui.hand.last_tap = None
-                c.emit(Redraw())
+            if not changed:  # the same game saved again: only its revision is new
+                game.automove = c.settings.automove
+                c.saved = newer
+            else:
+                c.seat(newer, same_board=True)  # its clock runs again from this tab's next move
                 if other_deal:  # the other tab dealt a new game: the address names it
-                    c.emit(SetAddress(format_hash(c.game_id, game.deal), False))
-                    c.emit(Title(f"{c.describe_table()} · Solitaire"))
-                c.position_changed()
+                    c.name_table(False)
                 c.toast(FOLLOWED, info=True)
                 c.announce(FOLLOWED)
         c.show_notices()

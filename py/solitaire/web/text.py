@@ -7,7 +7,8 @@ from collections.abc import Callable
 
 from .. import MAX_DEAL
 from ..cards import RANKS, long_name, rank
-from ..piles import PileRef
+from ..piles import STOCK, PileRef
+from ..position import Move, Position
 from ..rules import GAMES
 from .store import Stats
 
@@ -69,6 +70,30 @@ def describe_group(cards: tuple[int, ...]) -> str:
     if len(cards) > 1:
         text += f" and {plural(len(cards) - 1, 'card')} on it"
     return text
+
+
+def describe_step(after: Position, step: list[Move], moving: tuple[int, ...]) -> str:
+    """What a move did (and the auto-moves it set off), said to assistive technology:
+    ``after`` is the position it led to, ``moving`` the cards the player moved."""
+    move = step[0]
+    if move.source == STOCK:
+        text = "Dealt a card from the stock"
+        if len(step) == 1 and after.waste:
+            text = f"Dealt the {long_name(after.waste[-1])}"
+    else:
+        text = f"Moved {describe_group(moving)} to {pile_title(move.target).lower()}"
+    extra = len(step) - 1
+    if extra:
+        text += f"; {plural(extra, 'card')} to the foundations"
+    return text + "."
+
+
+def describe_move(position: Position, move: Move) -> str:
+    """A move of ``position`` in the words of a hint ("move ... to ...")."""
+    if move.source == STOCK:
+        return "deal a card from the stock"
+    cards = tuple(position.pile(move.source)[-move.count :])
+    return f"move {describe_group(cards)} to {pile_title(move.target).lower()}"
 
 
 def parse_hash(text: str) -> tuple[str | None, int | None, str | None]:
