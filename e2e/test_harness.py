@@ -234,7 +234,9 @@ NOT_ON_THE_PAGE = {
     "solver/hints.py",
     "solver/rail/__init__.py",
     "solver/rail/beams.py",
+    "solver/rail/concrete.py",
     "solver/rail/lock.py",
+    "solver/rail/lockfit.py",
     "solver/yukon.py",
     "web/solver_worker.py",
 }

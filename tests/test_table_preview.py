@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
 
+import build_site  # tools/ is on pytest's pythonpath (pyproject.toml)
 import pytest
 from test_controller import Clock, Grid, Winnable
 
@@ -235,15 +234,7 @@ def test_a_preview_document_is_json_with_short_status_texts() -> None:
 # ----------------------------------------------------------------------------- the build
 
 
-def _build_site() -> Any:
-    sys.path.insert(0, str(ROOT / "tools"))
-    import build_site
-
-    return build_site
-
-
 def test_the_build_draws_first_visit_tables_from_the_winnable_deals() -> None:
-    build_site = _build_site()
     winnable = json.loads((ROOT / "web" / "winnable" / f"{DEFAULT_GAME}.json").read_text())
     tables = build_site.first_tables(ROOT / "web" / "winnable", "1.2.3")
     assert len(tables) == build_site.FIRST_TABLES
@@ -260,7 +251,6 @@ def test_the_build_draws_first_visit_tables_from_the_winnable_deals() -> None:
 
 
 def test_the_page_carries_the_tables_as_data_no_text_can_end(tmp_path: Path) -> None:
-    build_site = _build_site()
     tables = [{"v": 1, "game": "russian", "deal": 1, "html": "</script><b>x</b>"}]
     page = build_site.render_page(
         (ROOT / "index.html").read_text(encoding="utf-8"), GAMES.values(), tables=tables
@@ -276,6 +266,5 @@ def test_the_page_carries_the_tables_as_data_no_text_can_end(tmp_path: Path) -> 
 
 
 def test_a_build_without_winnable_deals_says_so(tmp_path: Path) -> None:
-    build_site = _build_site()
     with pytest.raises(build_site.BuildError, match="winnable deals"):
         build_site.first_tables(tmp_path, "dev")

@@ -10,6 +10,10 @@ not a benchmark itself (``make bench`` runs bench/*.py files only). One module p
 - ``boottime``: boot timing, navigation start -> ``<html data-app="ready">``, read in the page,
   for a first visit and the returning visitor's;
 - ``moveplay``: move latency, clicks dispatched in the page, timed with performance.now();
+- ``payload``: a cold boot's requests, their sizes raw and compressed, and the files the game
+  does not need;
+- ``pageedits``: index.html, web/pyodide-boot.mjs and web/style.css with one change made or
+  undone, as text, for bench_boot_options.py's variants;
 - ``stats``: statistics, sizes, the machine description and Markdown tables.
 
 The benches import the installed package ``solitaire`` (``make dev``: an editable install in

@@ -3,7 +3,8 @@ fills an empty pile, a stock dealt one card at a time onto the waste with no red
 
 This module holds the family over the piles (:class:`Rail`: moves, ordering, score) and
 :func:`search` with its phases; :mod:`.lock` the search over tableau multisets and its waste
-lock; :mod:`.beams` the beam searches.
+lock, :mod:`.lockfit` the lock's counting, :mod:`.concrete` a multiset line made into moves
+of the piles; :mod:`.beams` the beam searches.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ from ..core import (
     first_item,
 )
 from .beams import abstract_beams
-from .lock import RailAbstract, concrete_line
+from .concrete import concrete_line
+from .lock import RailAbstract
 
 # --------------------------------------------------------------------------- Double Rail
 

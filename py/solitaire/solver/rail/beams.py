@@ -15,7 +15,8 @@ from typing import NamedTuple
 from ...position import Position
 from .. import core
 from ..core import DEAL, UNKNOWN, WINNABLE, IMove, Result, State, to_engine
-from .lock import RailAbstract, concrete_line
+from .concrete import concrete_line
+from .lock import RailAbstract
 
 #: Beam score weights: (foundation cards, waste cards, waste blockers, tableau slack,
 #: next-card depth[, waste-lock margin]). See :func:`beam_score`.

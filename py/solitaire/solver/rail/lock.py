@@ -5,22 +5,31 @@ or on an empty pile), and every tableau-to-tableau move can be undone. So the ta
 only through the multiset of its cards: docs/solver-rail.md ("The tableau as a
 multiset") proves that every position with the same tableau cards, foundations, waste and
 stock wins or loses alike, and says which moves each multiset allows. :class:`RailAbstract`
-searches over (card counts, foundations, waste, stock count); :func:`concrete_line` turns its
-winning line back into moves of the piles.
+searches over (card counts, foundations, waste, stock count); :func:`.concrete.concrete_line`
+turns its winning line back into moves of the piles.
 
 The waste lock (:meth:`RailAbstract.locked_ahead`, :meth:`RailAbstract.lock_margin`): a
-position is lost when some waste card can never leave the waste, whatever is dealt; the
-counts (:data:`LockCounts`) and the foundations' heights (:func:`_heights_fit`) decide it
-without searching.
+position is lost when some waste card can never leave the waste, whatever is dealt. This
+module walks the waste card by card and the stock size by size, with the memos that make the
+walk fast; whether the cards out of reach at one such moment leave a tableau that fits the
+piles (the counts, :data:`.lockfit.LockCounts`, and the foundations' heights,
+:func:`.lockfit._heights_fit`) is :mod:`.lockfit`.
 """
 
 from __future__ import annotations
 
-from itertools import product
-
 from ...position import Position
 from ...rules import GameRules
-from ..core import DEAL, T2F, T2T, W2F, W2T, Family, IMove, State
+from ..core import DEAL, W2F, Family, IMove, State
+from .lockfit import (
+    LOCK_START,
+    LockCounts,
+    _after,
+    _bump,
+    _counts_with,
+    _fewest_runs,
+    _heights_fit,
+)
 
 A_T2F = 10  # (A_T2F, face): a tableau card of that face to its foundation
 A_W2T = 11  # (A_W2T,): the waste card to the tableau
@@ -333,275 +342,10 @@ class RailAbstract(Family):
         return ~sn
 
 
-#: (copies of each face out of reach, copies of each face that can be up, copies of each
-#: face forced into the tableau, forced cards per rank (14: need[13] = 0), the fewest runs
-#: holding just those, cards per rank out of reach): see :meth:`RailAbstract.locked_ahead`.
-LockCounts = tuple[bytes, bytes, bytes, bytes, int, bytes]
 #: (pile, height, next face) of the piles that take a card, (pile, face) of the safe ones.
 Faces = tuple[tuple[tuple[int, int, int], ...], tuple[tuple[int, int], ...]]
-LOCK_START: LockCounts = (bytes(52), bytes([2] * 52), bytes(52), bytes(14), 0, bytes(13))
 #: Entries kept per memo of the waste-lock test before it is emptied (~300 bytes each).
 LOCK_MEMO = 100_000
 
-
-def _after(counts: LockCounts, c: int) -> LockCounts:
-    """The counts with one more card, ``c``, out of reach (under the waste card tested)."""
-    v, caps, forced, need = (bytearray(b) for b in counts[:4])
-    fewest = _bump(c, v, caps, forced, need, counts[4])
-    ranks = bytearray(counts[5])
-    ranks[c % 13] += 1
-    return (bytes(v), bytes(caps), bytes(forced), bytes(need), fewest, bytes(ranks))
-
-
 #: Above this first stock size to ask, _first_fit builds its counts at once (_counts_with).
 JUMP_FROM = 8
-
-
-def _counts_with(
-    out_of_reach: bytes, more: bytes
-) -> tuple[bytearray, bytearray, bytearray, bytearray, int]:
-    """What :func:`_bump` gives card by card, at once: with the cards ``more`` out of
-    reach as well, the copies out of reach, the copies that can be up (the fewest copies
-    left at or below the face in its suit), the copies forced into the tableau, the forced
-    cards per rank and the fewest runs holding them."""
-    v = bytearray(out_of_reach)
-    for c in more:
-        v[c] += 1
-    caps = bytearray(52)
-    forced = bytearray(52)
-    need = bytearray(14)
-    for base in (0, 13, 26, 39):
-        cap = 2
-        for r in range(13):
-            f = base + r
-            left = 2 - v[f]
-            if left < cap:
-                cap = left
-            caps[f] = cap
-            if left > cap:
-                forced[f] = left - cap
-                need[r] += left - cap
-    fewest = 0
-    for r in range(13):
-        if need[r] > need[r + 1]:
-            fewest += need[r] - need[r + 1]
-    return v, caps, forced, need, fewest
-
-
-def _bump(
-    c: int, v: bytearray, caps: bytearray, forced: bytearray, need: bytearray, fewest: int
-) -> int:
-    """One more copy of face c out of reach (under x, or left in the stock): update the
-    copies that can be up, the forced copies and the forced cards per rank in place;
-    returns the new fewest runs holding just the forced cards."""
-    v[c] += 1
-    k = c % 13
-    base = c - k
-    cap = 2 if k == 0 else caps[c - 1]
-    for r in range(k, 13):
-        f = base + r
-        w = v[f]
-        if 2 - w < cap:
-            cap = 2 - w
-        if r > k and cap == caps[f]:
-            break
-        caps[f] = cap
-        x = 2 - w - cap
-        if x < 0:
-            x = 0
-        d = x - forced[f]
-        if d:
-            forced[f] = x
-            a, b = need[r], need[r + 1]
-            fewest -= a - b if a > b else 0
-            if r:
-                z = need[r - 1]
-                fewest -= z - a if z > a else 0
-                fewest += z - a - d if z > a + d else 0
-            a += d
-            need[r] = a
-            fewest += a - b if a > b else 0
-    return fewest
-
-
-def _fewest_runs(need: bytes | bytearray, most: list[int], limit: int = 104) -> int:
-    """The fewest runs of a tableau with need[r] to most[r] cards of each rank (greedy from
-    the King down, exact: docs/solver-rail.md); any number over ``limit`` once the count passes
-    it (the runs only add up, and the callers only ask whether the piles hold them). The
-    default, two decks' cards, never stops it early."""
-    total = 0
-    above = 0
-    for r in range(12, -1, -1):
-        lo = need[r]
-        if above <= lo:
-            if lo > above:
-                total += lo - above
-                if total > limit:
-                    return total
-            above = lo
-        elif above > most[r]:
-            above = most[r]
-    return total
-
-
-def _heights_fit(
-    caps: bytes | bytearray, avail: list[int], fnd: tuple[int, ...], piles: int
-) -> bool:
-    """Whether some heights of the eight foundation piles leave a tableau that fits the
-    piles, when the cards out of reach are fixed (docs/solver-rail.md, "the foundations'
-    heights"): every other card is then up or in the tableau, so the tableau is fixed by
-    the heights. ``caps[f]``: copies of face f that can be up (2, 1, 0: the fewest copies
-    out of reach at or below it in its suit); ``avail[r]``: rank r cards not out of reach;
-    ``fnd``: the heights now (they only grow).
-
-    Why it is exact and cheap: with m[r] = avail[r] - U[r] cards of rank r in the tableau
-    (U[r] piles higher than r), the fewest runs are sum max(0, m[r] - m[r+1]) =
-    sum max(0, D[r] - u[r]), D[r] = avail[r] - avail[r+1], u[r] the piles whose top card
-    has rank r. So a pile counts only through its top's rank, and the fewest runs are
-    sum max(0, D[r]) minus the most piles that can top a rank with D[r] > 0, at most D[r]
-    per rank: a matching of piles to ranks, each pile an interval of ranks (greedy by
-    right end is optimal). A suit's two piles reach ranks below M1 (the first rank with
-    no copy left) and M2 (with one): one pile up to M1 and the other up to M2, either
-    way round: at most 2^4 choices."""
-    room = [0] * 13
-    surplus = -piles
-    above = 0
-    for r in range(12, -1, -1):
-        a = avail[r]
-        if a > above:
-            room[r] = a - above
-            surplus += a - above
-        above = a
-    if surplus <= 0:
-        return True
-    if surplus > 8:
-        return False  # eight piles top at most eight ranks (44 % of the asks in the beams)
-    # (highest top rank, lowest) of each pile: height h tops rank h - 1
-    fixed: list[tuple[int, int]] = []
-    either: list[tuple[tuple[int, int], ...]] = []  # a suit's piles, taken either way round
-    for k in range(4):
-        row = caps[k * 13 : k * 13 + 13]
-        m1 = 13 - row.count(0)
-        m2 = row.count(2)
-        c1, c2 = fnd[2 * k], fnd[2 * k + 1]
-        lo1 = c1 - 1 if c1 else 0
-        lo2 = c2 - 1 if c2 else 0
-        if c1 <= m2 < m1 and c1 != c2:
-            either.append(((m1 - 1, lo1), (m2 - 1, lo2), (m2 - 1, lo1), (m1 - 1, lo2)))
-        else:
-            if m1 > lo1:
-                fixed.append((m1 - 1, lo1))
-            if m2 > lo2:
-                fixed.append((m2 - 1, lo2))
-    if len(fixed) + 2 * len(either) < surplus:
-        return False
-    if not either:
-        return _matches(fixed, room, surplus)
-    for combo in product((0, 2), repeat=len(either)):
-        spans = fixed.copy()
-        for j, pairs in zip(combo, either, strict=True):
-            for hi, lo in pairs[j : j + 2]:
-                if hi >= lo:
-                    spans.append((hi, lo))
-        if _matches(spans, room, surplus):
-            return True
-    return False
-
-
-def _matches(spans: list[tuple[int, int]], room: list[int], wanted: int) -> bool:
-    """Whether ``wanted`` of the piles (spans: highest and lowest rank the pile can top)
-    can top distinct places (``room[r]`` places at rank r): greedy by highest rank, each
-    pile taking the lowest free rank it can (optimal for intervals)."""
-    if len(spans) < wanted:
-        return False
-    spans.sort()
-    left = room.copy()
-    for hi, lo in spans:
-        for t in range(lo, hi + 1):
-            if left[t]:
-                left[t] -= 1
-                wanted -= 1
-                if not wanted:
-                    return True
-                break
-    return False
-
-
-def _merge(piles: list[list[int]], out: list[IMove]) -> bool:
-    """Put a whole pile on a top one rank above its bottom card (emptying it), if any."""
-    for i, p in enumerate(piles):
-        if not p:
-            continue
-        for t, q in enumerate(piles):
-            if t != i and q and q[-1] % 13 == p[0] % 13 + 1:
-                out.append((T2T, i, t, len(p)))
-                q.extend(p)
-                p.clear()
-                return True
-    return False
-
-
-def _make_top(piles: list[list[int]], face: int, out: list[IMove]) -> int:
-    """Tableau moves that bring a card of ``face`` to the top of its pile; its pile."""
-    for _ in range(8):
-        at = [(i, p.index(face)) for i, p in enumerate(piles) if face in p]
-        for i, j in at:
-            if j == len(piles[i]) - 1:
-                return i
-        i, j = at[0]
-        p = piles[i]
-        n = len(p) - 1 - j
-        r = face % 13
-        t = next((t for t, q in enumerate(piles) if t != i and q and q[-1] % 13 == r), -1)
-        if t < 0:
-            t = next((t for t, q in enumerate(piles) if not q), -1)
-        if t >= 0:
-            out.append((T2T, i, t, n))
-            piles[t].extend(p[-n:])
-            del p[-n:]
-            return i
-        if not _merge(piles, out):
-            break
-    raise AssertionError("solver: no arrangement uncovers the card")
-
-
-def _make_room(piles: list[list[int]], face: int, out: list[IMove]) -> int:
-    """Tableau moves that give the card ``face`` a place: a top one rank above, or an
-    empty pile; that pile."""
-    for _ in range(2):
-        r = face % 13 + 1
-        t = next((t for t, q in enumerate(piles) if q and q[-1] % 13 == r), -1)
-        if t < 0:
-            t = next((t for t, q in enumerate(piles) if not q), -1)
-        if t >= 0:
-            return t
-        if not _merge(piles, out):
-            break
-    raise AssertionError("solver: no room for the waste card")
-
-
-def concrete_line(position: Position, line: list[IMove]) -> list[IMove]:
-    """The abstract line as moves of the real game (tableau moves added where the
-    arrangement matters)."""
-    piles = [[c % 52 for c in p] for p in position.tableau]
-    waste = [c % 52 for c in position.waste]
-    stock = [c % 52 for c in position.stock]
-    out: list[IMove] = []
-    for m in line:
-        kind = m[0]
-        if kind == DEAL:
-            waste.append(stock.pop())
-            out.append(m)
-        elif kind == W2F:
-            waste.pop()
-            out.append(m)
-        elif kind == A_W2T:
-            c = waste.pop()
-            t = _make_room(piles, c, out)
-            piles[t].append(c)
-            out.append((W2T, t))
-        else:
-            i = _make_top(piles, m[1], out)
-            piles[i].pop()
-            out.append((T2F, i))
-    return out
