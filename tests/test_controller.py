@@ -15,9 +15,10 @@ from solitaire.web import state as fx
 from solitaire.web.advice import HINT_BUDGETS, worth_stopping
 from solitaire.web.controller import Controller
 from solitaire.web.dealing import valid_deal_text
+from solitaire.web.documents import Saved, Settings, Stats
 from solitaire.web.gestures import DOUBLE_TAP_MS, drop_target
 from solitaire.web.state import Drag, Rect
-from solitaire.web.store import MemoryBackend, Saved, Settings, Stats, Store
+from solitaire.web.store import MemoryBackend, Store
 from solitaire.web.tap_moves import tap_moves
 from solitaire.web.text import deal_link, stats_table_html, won_html
 

@@ -15,15 +15,13 @@ from solitaire import Game, Move, Position
 from solitaire.piles import FOUNDATION, TABLEAU
 from solitaire.web import state as fx
 from solitaire.web.controller import Controller
+from solitaire.web.documents import Saved, Settings, Stats
 from solitaire.web.safe_json import MAX_DEPTH, BadDocument, nesting_ok, parse_stored
 from solitaire.web.store import (
     ADOPTED,
     MAX_GAME_CHARS,
     MAX_SMALL_CHARS,
     MemoryBackend,
-    Saved,
-    Settings,
-    Stats,
     Store,
     scope_of,
 )

@@ -19,9 +19,10 @@ from solitaire.cards import card_name
 from solitaire.rules import GAMES
 from solitaire.web.controller import Controller
 from solitaire.web.dealing import DEFAULT_GAME, shown_deal
+from solitaire.web.documents import Settings
 from solitaire.web.layout import layout
 from solitaire.web.markup import PREVIEW_VERSION, board_html, board_vars, table_preview
-from solitaire.web.store import MemoryBackend, Settings, Store
+from solitaire.web.store import MemoryBackend, Store
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -9,7 +9,8 @@ import pytest
 
 from solitaire import Game, Move, parse_card
 from solitaire.piles import CELL, FOUNDATION, STOCK, TABLEAU
-from solitaire.web.store import MemoryBackend, Saved, Settings, Stats, Store, valid_deals
+from solitaire.web.documents import Saved, Settings, Stats, valid_deals
+from solitaire.web.store import MemoryBackend, Store
 from solitaire.web.text import (
     clock,
     format_hash,

@@ -16,9 +16,10 @@ try:
     from solitaire.game import Game
     from solitaire.piles import STOCK, PileRef
     from solitaire.position import Position
+    from solitaire.web.documents import Settings
     from solitaire.web.faces import SPRITE, face_html
     from solitaire.web.layout import layout
-    from solitaire.web.store import MemoryBackend, Settings, Store, scope_of
+    from solitaire.web.store import MemoryBackend, Store, scope_of
 except ModuleNotFoundError as missing:
     raise SystemExit(checkout_hint(missing)) from None
 

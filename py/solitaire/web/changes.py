@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .documents import Saved, Stats
 from .ports import Table
 from .state import Toast
-from .store import Saved, Stats
 from .text import plural
 
 CHANGE_TOAST_MS = 8000  # the change's toast (with its Undo button) stays this long

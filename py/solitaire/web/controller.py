@@ -19,6 +19,7 @@ from ..position import IllegalMove, Move, Position
 from .advice import Advice
 from .changes import Changes
 from .dealing import DEFAULT_GAME, WINNABLE_BY_DEFAULT, Deals
+from .documents import Saved, Settings
 from .gestures import Gestures
 from .keys import Keys
 from .layout import Layout, layout
@@ -48,7 +49,7 @@ from .state import (
     Verdict,
     WarmSolver,
 )
-from .store import Saved, SaveResult, Settings, Store
+from .store import SaveResult, Store
 from .tab_sync import TabSync
 from .text import (
     clock,

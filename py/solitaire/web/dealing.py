@@ -15,9 +15,9 @@ from .. import MAX_DEAL
 from ..game import Game
 from ..rules import GAMES
 from .changes import Changes
+from .documents import Saved
 from .ports import Table, Winnable
 from .state import CloseDialogs, LoadWinnable, Notice, SetAddress
-from .store import Saved
 from .text import format_hash, game_name, parse_hash, plural
 
 DEFAULT_GAME = "russian"

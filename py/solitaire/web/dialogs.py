@@ -11,8 +11,8 @@ from typing import Any
 from js import document, window
 
 from ..rules import GAMES
+from .documents import CARD_BACKS, TABLES, THEMES, Settings
 from .dom import by_id
-from .store import CARD_BACKS, TABLES, THEMES, Settings
 from .text import clock, game_name, plural, stats_table_html, won_html
 from .wiring import Wiring
 

@@ -12,9 +12,9 @@ from ..cards import card_name, long_name
 from ..piles import PileRef
 from ..position import Position
 from ..rules import GameRules
+from .documents import Settings
 from .faces import face_html
 from .layout import layout
-from .store import Settings
 from .text import clock, pile_label
 
 #: The ``v`` of a table preview document (web/table-preview.js reads only this version).

@@ -14,9 +14,10 @@ from typing import Protocol
 from ..game import Game
 from ..piles import PileRef
 from ..position import Move, Position
+from .documents import Saved, Settings
 from .layout import Layout
 from .state import Effect, Rect, UIState
-from .store import Saved, Settings, Store
+from .store import Store
 
 
 class Geometry(Protocol):

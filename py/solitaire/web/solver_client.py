@@ -22,7 +22,7 @@ import js
 from js import document
 from pyodide.ffi import create_proxy, to_js
 
-from .store import valid_deals
+from .documents import valid_deals
 
 WORKER_URL = "./web/solver-worker.mjs"
 BOOT_TIMEOUT = 90.0  # seconds: a first visit on a slow link downloads the runtime again

@@ -10,7 +10,7 @@ from ..cards import RANKS, long_name, rank
 from ..piles import STOCK, PileRef
 from ..position import Move, Position
 from ..rules import GAMES
-from .store import Stats
+from .documents import Stats
 
 
 def plural(n: int, word: str) -> str:
