@@ -627,3 +627,18 @@ def test_a_module_importing_pyscript_anywhere_counts_as_a_browser_module(tmp_pat
     assert build_site._imports_browser_module(lazy)
     assert not build_site._imports_browser_module(page_js)  # looked up again on restore
     assert not build_site._imports_browser_module(plain)
+
+
+def test_the_build_refuses_a_package_that_is_not_this_checkouts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The page's game table must come from the sources the build ships (an editable install),
+    not from another copy of the package: the build says so instead of mixing the two."""
+    from sitebuild.page import check_package
+
+    import solitaire
+
+    check_package()  # this checkout's, installed editable
+    monkeypatch.setattr(solitaire, "__file__", "/elsewhere/solitaire/__init__.py")
+    with pytest.raises(build_site.BuildError, match="not this checkout's"):
+        check_package()

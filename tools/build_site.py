@@ -75,6 +75,7 @@ from sitebuild.page import (
     FIRST_TABLES,
     PAGE_PARTS,
     RELEASE_MARK,
+    check_package,
     first_tables,
     inline_html,
     render_page,
@@ -220,6 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     try:
+        check_package()
         site = build(
             args.out,
             bytecode=not args.no_bytecode,

@@ -2,7 +2,7 @@
 """Screenshots of the card art in the built page: all 52 faces and the three backs, at a given
 card width, laid out on the table as the page draws them (its own CSS and card markup).
 
-Usage: ``.venv/bin/python tools/card_sheet.py [--site _site] [--out screenshots]
+Usage: ``PYTHONPATH=e2e .venv/bin/python tools/card_sheet.py [--site _site] [--out screenshots]
 [--widths 50,96] [--scale 2] [--four-color] [--theme light|dark]``.
 Writes ``cards-W.png`` per width (``cards-W-4c.png`` with ``--four-color``); docs/ui-looks.md keeps
 the ones that matter.
@@ -14,15 +14,14 @@ import argparse
 import sys
 from pathlib import Path
 
+from harness import CHROMIUM_ARGS, DEBIAN_CHROMIUM
+from playwright.sync_api import sync_playwright
+from serve import SiteServer
+
+from solitaire.cards import SUITS, card_name
+from solitaire.web.faces import face_html
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "e2e"), str(ROOT / "tools"), str(ROOT / "py")]
-
-from harness import CHROMIUM_ARGS, DEBIAN_CHROMIUM  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
-from serve import SiteServer  # noqa: E402
-
-from solitaire.cards import SUITS, card_name  # noqa: E402
-from solitaire.web.faces import face_html  # noqa: E402
 
 #: Builds the sheet in the page: one row of 13 cards per suit, then the backs.
 SHEET = """([rows, width, fourColor]) => {

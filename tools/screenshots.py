@@ -2,7 +2,7 @@
 """Screenshots of the built site: every game at phone, landscape-phone, tablet and desktop
 sizes, light and dark, for looking at the layout (docs/ui.md keeps the ones that matter).
 
-Usage: ``.venv/bin/python tools/screenshots.py [--site _site] [--out screenshots]
+Usage: ``PYTHONPATH=e2e .venv/bin/python tools/screenshots.py [--site _site] [--out screenshots]
 [--games russian,double-rail] [--sizes 390x844,1440x900] [--themes light,dark]``.
 Phone sizes (width < 900) use a mobile, touch-enabled context at device scale 2. Also
 prints, per shot, the card width and the smallest visible strip of a face-up tableau card.
@@ -15,15 +15,14 @@ import json
 import sys
 from pathlib import Path
 
+from harness import CHROMIUM_ARGS, DEBIAN_CHROMIUM
+from playwright.sync_api import sync_playwright
+from serve import SiteServer
+from ui_helpers import measure_table
+
+from solitaire.rules import GAMES
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "e2e"), str(ROOT / "tools"), str(ROOT / "py")]
-
-from harness import CHROMIUM_ARGS, DEBIAN_CHROMIUM  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
-from serve import SiteServer  # noqa: E402
-from ui_helpers import measure_table  # noqa: E402
-
-from solitaire.rules import GAMES  # noqa: E402
 
 SIZES = ("360x640", "390x844", "844x390", "768x1024", "1440x900")
 

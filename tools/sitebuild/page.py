@@ -12,7 +12,6 @@ import html
 import json
 import random
 import re
-import sys
 from collections.abc import Iterable
 from html.parser import HTMLParser
 from pathlib import Path
@@ -21,14 +20,29 @@ from urllib.parse import unquote, urlsplit
 
 from sitebuild.base import ROOT, BuildError
 
-# The game table, solitaire.rules, of this checkout: the Pages workflow
-# (.github/workflows/pages.yml) runs the build with a plain Python, the package not installed.
-if str(ROOT / "py") not in sys.path:
-    sys.path.insert(0, str(ROOT / "py"))
+try:
+    import solitaire
+except ModuleNotFoundError as error:  # the game table comes from the installed package
+    raise SystemExit(
+        "build_site: error: the solitaire package is not installed: run make site, or "
+        "pip install -e '.[site]'"
+    ) from error
 from solitaire.position import Position
 from solitaire.rules import GameRules
 from solitaire.web.dealing import DEFAULT_GAME
 from solitaire.web.markup import table_preview
+
+
+def check_package() -> None:
+    """The game table the page is written from must be this checkout's (an editable install:
+    ``make site``, ``make dev`` or ``pip install -e .``), never another copy of the package."""
+    package = Path(solitaire.__file__).resolve().parent
+    if package != ROOT / "py" / "solitaire":
+        raise BuildError(
+            f"the solitaire package imported ({package}) is not this checkout's "
+            f"({ROOT / 'py' / 'solitaire'}): install it with pip install -e . (make site does)"
+        )
+
 
 #: What the build writes into index.html from the game table, in the table's order: the
 #: placeholder ``<!-- build: NAME -->`` for each NAME here must occur exactly once. A placeholder
