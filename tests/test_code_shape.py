@@ -35,7 +35,6 @@ STILL_OVER = {
     "py/solitaire/web/controller.py",
     "py/solitaire/web/store.py",
     "tools/build_site.py",
-    "web/pyodide-boot.mjs",
     "bench/bench_boot_options.py",
     "bench/bench_page.py",
 }
