@@ -73,7 +73,8 @@ import { fetchPageFiles, writeFiles } from "./boot/page-files.mjs";
 import { unpackOffThread } from "./boot/unpack.mjs";
 import { INDEX_URL, SITE_URL } from "./boot/urls.mjs";
 
-/* Shared with the workers, and kept as this module's exports since before web/boot/ existed. */
+/* What the workers import from here (and the tests, from the page), whichever module of
+   web/boot/ holds it. */
 export { fetchOk, writeFiles } from "./boot/page-files.mjs";
 export {
   FZSTD_URL,
@@ -93,11 +94,10 @@ export const version = pyodide.version;
 export const STDLIB_URL = `${INDEX_URL}python_stdlib_trimmed.zip`;
 /* What a page restoring the build's snapshot gives Pyodide as its standard library: the
    fetch wrapper of watchDownloads() (web/boot/downloads.mjs) answers it with an empty zip at
-   once. Such a page imports
-   nothing from the zip (the snapshot holds every module it imports: e2e/test_stdlib_later.py),
-   so the zip is fetched once the page is ready, off the link that the wasm and the snapshot
-   need and out of the first visit's bytes until ready, and written into the file system when
-   it arrives (installStdlibLater()). Only Python's zip importer reads the file, when a module
+   once. Such a page imports nothing from the zip (the snapshot holds every module it imports:
+   e2e/test_stdlib_later.py), so the zip is fetched once the page is ready, off the link that
+   the wasm and the snapshot need and out of the first visit's bytes until ready, and written
+   into the file system when it arrives (installStdlibLater()). Only Python's zip importer reads the file, when a module
    not yet imported is imported; the table of contents it reads it by is in the snapshot. */
 const STDLIB_LATER_URL = `${STDLIB_URL}#later`;
 export const CACHE_NAME = `pyodide-snapshot-${version}`;
@@ -121,8 +121,9 @@ const BOOT_SNAPSHOT_SIZE = null;
    build; null: none (unbuilt, or built without zstd). packedWasmFetch() fetches it instead of
    the wasm where no service worker answers. */
 const PACKED_WASM = null;
-/* fetch() with pyodide.asm.wasm as this build's zstd copy (web/boot/downloads.mjs,
-   withPackedWasm), for the solver's worker while no service worker answers it. */
+/* fetch() with pyodide.asm.wasm as this build's zstd copy (withPackedWasm of
+   web/boot/downloads.mjs, which the page's download watcher uses too), for the solver's worker
+   while no service worker answers it. */
 export function packedWasmFetch(fetcher) {
   return withPackedWasm(fetcher, PACKED_WASM);
 }
@@ -156,7 +157,6 @@ function rememberSnapshot(saved) {
     // no localStorage: every start boots normally
   }
 }
-
 
 async function openCache() {
   try {
