@@ -488,15 +488,15 @@ def test_the_snapshot_is_packed_with_zstd_where_the_build_has_it_and_gzip_otherw
 
 
 def test_the_zstd_decoder_is_vendored_and_precached(tmp_path: Path) -> None:
-    """The page imports the decoder from FZSTD_FILE (web/pyodide-boot.mjs, FZSTD_URL); the
+    """The page imports the decoder from FZSTD_FILE (web/boot/unpack.mjs, FZSTD_URL); the
     service worker keeps it, as every runtime file, for offline visits."""
     site = build_site.build(tmp_path / "site", boot_snapshot=False)
     assert build_site.FZSTD_FILE in site.runtime
     shipped = (tmp_path / "site" / build_site.FZSTD_FILE).read_text("utf-8")
     assert "export { Decompress }" in shipped
-    boot = (ROOT / "web" / "pyodide-boot.mjs").read_text("utf-8")
+    unpack = (ROOT / "web" / "boot" / "unpack.mjs").read_text("utf-8")
     fzstd_url = build_site.FZSTD_FILE.removeprefix("vendor/")
-    assert f'new URL("../vendor/{fzstd_url}", import.meta.url)' in boot
+    assert f'new URL("../../vendor/{fzstd_url}", import.meta.url)' in unpack
     assert f'"./{build_site.FZSTD_FILE}",' in (tmp_path / "site" / "sw.js").read_text("utf-8")
 
 

@@ -38,31 +38,71 @@
    start from the build's snapshot, "pyodide-boot:stdlib-fetch" (the page is ready: the zip is
    asked for) and "pyodide-boot:stdlib" (the zip is in, STDLIB_LATER_URL); on
    the page each is also dispatched at once as the event "pyodide-boot" (detail: the name), which
-   the loading screen's text follows (web/boot.js). */
+   the loading screen's text follows (web/boot.js).
+
+   This module holds the build's facts (the lines tools/build_site.py writes: LOCKFILE_INFO,
+   BOOT_SNAPSHOT, BOOT_SNAPSHOT_SIZE, PACKED_WASM), what the memory snapshot is kept under, and
+   the start itself (start, boot, loadPyodide); the mechanisms it uses are the modules of
+   web/boot/, each imported here directly (the browser fetches them all as soon as it has read
+   this one) and importing only each other:
+   - web/boot/urls.mjs: the site's root, Pyodide's folder, the wasm's URL;
+   - web/boot/page.mjs: the boot marks, and what the start waits for from the page;
+   - web/boot/unpack.mjs: gzip, zstd and tar, on the page or in a worker;
+   - web/boot/downloads.mjs: the download watcher that wraps fetch() during the start, the
+     packed wasm, the wasm's byte count, and how a failure is reported;
+   - web/boot/page-files.mjs: the page's Python files, fetched and written.
+   The workers (pyodide-snapshot-worker.mjs, solver-worker.mjs) import what they share from
+   here; importing this module in a worker starts nothing. */
 import * as pyodide from "../vendor/pyodide/pyodide.mjs";
+import {
+  armWasmArrival,
+  reportFailure,
+  watchDownloads,
+  watching,
+  withPackedWasm,
+} from "./boot/downloads.mjs";
+import {
+  appReady,
+  bootMark,
+  mark,
+  nextTask,
+  tableDrawn,
+  whenReadyAndControlled,
+} from "./boot/page.mjs";
+import { fetchPageFiles, writeFiles } from "./boot/page-files.mjs";
+import { unpackOffThread } from "./boot/unpack.mjs";
+import { INDEX_URL, SITE_URL } from "./boot/urls.mjs";
+
+/* What the workers import from here (and the tests, from the page), whichever module of
+   web/boot/ holds it. */
+export { fetchOk, writeFiles } from "./boot/page-files.mjs";
+export {
+  FZSTD_URL,
+  gunzip,
+  importZstd,
+  unpackedStream,
+  unpackedStreamOffThread,
+  unpackOffThread,
+  unpackResponse,
+  untar,
+} from "./boot/unpack.mjs";
+export { WASM_URL } from "./boot/urls.mjs";
 
 export const version = pyodide.version;
-const INDEX_URL = new URL("../vendor/pyodide/", import.meta.url).href;
 /* The site's trimmed standard library (tools/stdlib_trim.py), not Pyodide's full zip; also
    used by the solver's worker and the snapshot worker. */
 export const STDLIB_URL = `${INDEX_URL}python_stdlib_trimmed.zip`;
 /* What a page restoring the build's snapshot gives Pyodide as its standard library: the
-   fetch wrapper of watchDownloads() answers it with STUB_ZIP at once. Such a page imports
-   nothing from the zip (the snapshot holds every module it imports: e2e/test_stdlib_later.py),
-   so the zip is fetched once the page is ready, off the link that the wasm and the snapshot
-   need and out of the first visit's bytes until ready, and written into the file system when
-   it arrives (installStdlibLater()). Only Python's zip importer reads the file, when a module
+   fetch wrapper of watchDownloads() (web/boot/downloads.mjs) answers it with an empty zip at
+   once. Such a page imports nothing from the zip (the snapshot holds every module it imports:
+   e2e/test_stdlib_later.py), so the zip is fetched once the page is ready, off the link that
+   the wasm and the snapshot need and out of the first visit's bytes until ready, and written
+   into the file system when it arrives (installStdlibLater()). Only Python's zip importer reads the file, when a module
    not yet imported is imported; the table of contents it reads it by is in the snapshot. */
 const STDLIB_LATER_URL = `${STDLIB_URL}#later`;
-/* An empty zip: its end-of-central-directory record alone. */
-const STUB_ZIP = new Uint8Array([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]);
 export const CACHE_NAME = `pyodide-snapshot-${version}`;
 export const KEY = `${INDEX_URL}memory-snapshot`;
-const SITE_URL = new URL("../", import.meta.url).href;
-const FILES_URL = new URL("../pyodide-files.json", import.meta.url).href;
-/* Let the page settle (first paint, service worker bookkeeping) before a second interpreter
-   competes for the CPU. */
-const SNAPSHOT_DELAY_MS = 500;
+
 /* The "info" of the vendored pyodide-lock.json, written here by tools/build_site.py
    (LOCKFILE_INFO). The page loads no package, so it gives Pyodide a package index with that
    info and no package (lockFileContents) instead of letting it fetch and parse the 119 KB lock
@@ -81,7 +121,12 @@ const BOOT_SNAPSHOT_SIZE = null;
    build; null: none (unbuilt, or built without zstd). packedWasmFetch() fetches it instead of
    the wasm where no service worker answers. */
 const PACKED_WASM = null;
-export const WASM_URL = `${INDEX_URL}pyodide.asm.wasm`;
+/* fetch() with pyodide.asm.wasm as this build's zstd copy (withPackedWasm of
+   web/boot/downloads.mjs, which the page's download watcher uses too), for the solver's worker
+   while no service worker answers it. */
+export function packedWasmFetch(fetcher) {
+  return withPackedWasm(fetcher, PACKED_WASM);
+}
 /* The page's fetch, before watchDownloads() wraps it: the build's snapshot may fail to load
    without failing the start. */
 const pageFetch = globalThis.fetch;
@@ -113,19 +158,6 @@ function rememberSnapshot(saved) {
   }
 }
 
-/* A performance mark of the start, told to the loading screen too (a PerformanceObserver would
-   only hear of it once the start no longer holds the main thread). */
-function bootMark(name) {
-  performance.mark(name);
-  if (typeof document === "object") {
-    dispatchEvent(new CustomEvent("pyodide-boot", { detail: name }));
-  }
-}
-
-function mark(name, value) {
-  if (typeof document === "object") document.documentElement.dataset[name] = value;
-}
-
 async function openCache() {
   try {
     return await caches.open(CACHE_NAME);
@@ -149,36 +181,6 @@ async function cachedSnapshot(cache) {
   } catch {
     return null;
   }
-}
-
-/* Runs fn once the page is ready and a service worker controls it: the site is then cached for
-   offline play and the visitor is likely to come back. Never without a service worker (?nosw,
-   or the e2e tests' default context, which blocks them), so nobody else pays for a second
-   interpreter. */
-function whenReadyAndControlled(fn) {
-  const sw = navigator.serviceWorker;
-  if (!sw) return;
-  const controlled = () =>
-    sw.controller ||
-    new Promise((resolve) => sw.addEventListener("controllerchange", resolve, { once: true }));
-  appReady()
-    .then(controlled)
-    .then(() => setTimeout(fn, SNAPSHOT_DELAY_MS));
-}
-
-/* Resolves once the page's Python shows the game (html[data-app="ready"], app.py). */
-function appReady() {
-  const root = document.documentElement;
-  return new Promise((resolve) => {
-    const check = () => {
-      if (root.dataset.app !== "ready") return false;
-      observer.disconnect();
-      resolve();
-      return true;
-    };
-    const observer = new MutationObserver(check);
-    if (!check()) observer.observe(root, { attributes: true, attributeFilter: ["data-app"] });
-  });
 }
 
 /* Keeps a memory snapshot for the next visits, in a worker (pyodide-snapshot-worker.mjs: the
@@ -210,349 +212,6 @@ function keepSnapshotInBackground(task) {
    call repoints (until then: the console, as Pyodide's defaults). */
 const sinks = { stdout: (line) => console.log(line), stderr: (line) => console.error(line) };
 const output = { stdout: (line) => sinks.stdout(line), stderr: (line) => sinks.stderr(line) };
-
-/* The page's Python files, listed by the build in pyodide-files.json ({URL: path}, URLs relative
-   to the site root, paths to the interpreter's working directory, like PyScript's "files" map),
-   fetched while Pyodide starts instead of after it (what PyScript's "files" would do). The
-   modules come as their bytecode, compiled by the build for this Pyodide, in one gzipped tar
-   archive ({"./py/page.tar.gz": "./"}: an archive URL maps to the folder it is unpacked into),
-   unpacked here while Pyodide starts; each pyc lies where its source would (solitaire/x.pyc),
-   and Python imports it without compiling (docs/build.md, "Bytecode"). The archive also holds
-   PyScript's own package (./pyscript/), which PyScript's set-up writes only in workers
-   (tools/build_site.py PYSCRIPT_SETUP_PATCH). A build without bytecode lists the files one by
-   one. */
-export async function fetchOk(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${response.statusText}`);
-  return response;
-}
-
-/* The zstd decoder (the npm package fzstd, vendored by the build): imported only where a zstd
-   stream is unpacked, the build's snapshot (tools/build_site.py, SNAPSHOT_ZSTD_LEVEL). */
-export const FZSTD_URL = new URL("../vendor/fzstd/fzstd.mjs", import.meta.url).href;
-export const importZstd = () => import(FZSTD_URL);
-
-/* The bytes of a compressed response, unpacked while they arrive: a gzip stream (1f 8b) by
-   DecompressionStream, a zstd frame (28 b5 2f fd) by fzstd's streaming Decompress, from
-   `zstd()` (a promise of the fzstd module), anything else as it is (a server that already
-   decoded its Content-Encoding, or a file that was never packed). Stringified into the
-   unpacking worker (UNPACK_WORKER), with unpackedStream(): they refer to nothing else. */
-export async function unpackResponse(response, zstd) {
-  return new Uint8Array(await new Response(await unpackedStream(response, zstd)).arrayBuffer());
-}
-
-/* The body of a compressed response as a stream of its unpacked bytes (unpackResponse()). */
-export async function unpackedStream(response, zstd) {
-  const reader = response.body.getReader();
-  let head = new Uint8Array(0); // at least the four bytes that tell the format
-  let done = false;
-  while (head.length < 4 && !done) {
-    const chunk = await reader.read();
-    done = chunk.done;
-    if (!done) {
-      const joined = new Uint8Array(head.length + chunk.value.length);
-      joined.set(head);
-      joined.set(chunk.value, head.length);
-      head = joined;
-    }
-  }
-  const body = new ReadableStream({
-    start(controller) {
-      if (head.length) controller.enqueue(head);
-      if (done) controller.close();
-    },
-    async pull(controller) {
-      const chunk = await reader.read();
-      if (chunk.done) controller.close();
-      else controller.enqueue(chunk.value);
-    },
-    cancel(reason) {
-      return reader.cancel(reason);
-    },
-  });
-  const [a, b, c, d] = head;
-  let stream = body;
-  if (a === 0x28 && b === 0xb5 && c === 0x2f && d === 0xfd) {
-    const { Decompress } = await zstd();
-    let decoder = null;
-    stream = body.pipeThrough(
-      new TransformStream({
-        start(controller) {
-          decoder = new Decompress((part) => controller.enqueue(part));
-        },
-        transform(chunk) {
-          decoder.push(chunk);
-        },
-        flush() {
-          decoder.push(new Uint8Array(0), true); // throws on a stream cut short
-        },
-      }),
-    );
-  } else if (a === 0x1f && b === 0x8b) {
-    stream = body.pipeThrough(new DecompressionStream("gzip"));
-  }
-  return stream;
-}
-
-/* fetch() as `fetcher` does it, except that pyodide.asm.wasm comes as the build's zstd copy
-   (PACKED_WASM: 2.9 MB instead of 3.5 MB gzipped, ~0.5 s less at 10 Mbit/s), unpacked in a
-   worker as it arrives (unpackedStreamOffThread) into a response that
-   WebAssembly.instantiateStreaming compiles as it comes. For a page or worker that no service
-   worker answers: the service worker keeps the wasm itself, unpacked (web/sw.js, PACKED), and
-   Chromium keeps the wasm's compiled code only next to such an entry. Where the packed file
-   cannot be fetched, the wasm itself is. Without PACKED_WASM: `fetcher` itself. */
-export function packedWasmFetch(fetcher) {
-  if (!PACKED_WASM) return fetcher;
-  return function (input, init) {
-    const url = input instanceof Request ? input.url : String(input);
-    if (new URL(url, SITE_URL).href !== WASM_URL) return fetcher.call(this, input, init);
-    return fetchPackedWasm(fetcher, input, init);
-  };
-}
-
-async function fetchPackedWasm(fetcher, input, init) {
-  const packed = await fetcher(new URL(PACKED_WASM, SITE_URL).href).catch(() => null);
-  if (!packed || !packed.ok || !packed.body) return fetcher(input, init);
-  let body = null;
-  try {
-    body = await unpackedStreamOffThread(packed);
-  } catch {
-    return fetcher(input, init); // no decoder (its file failed to load), no unpacking worker
-  }
-  const response = new Response(body, { headers: { "Content-Type": "application/wasm" } });
-  // the wasm's URL: web/boot.js and countWasm() tell the compiled response by it
-  Object.defineProperty(response, "url", { value: WASM_URL });
-  packedResponses.add(response);
-  return response;
-}
-
-/* The responses fetchPackedWasm() made: the page's compile of one that fails is retried with
-   the wasm itself (watchDownloads). */
-const packedResponses = new WeakSet();
-
-/* The bytes of a compressed response, unpacked in a worker where the browser can hand a stream
-   to one (a transferable ReadableStream), else as unpackResponse() does on the page. Why: the
-   build's snapshot is 31 MB unpacked, and decoding it is work for the thread that reads it: on
-   the page's thread it was one task of ~0.46 s on the phone profile when the bytes come fast
-   (gzip; 0.11 s on desktop), during which the page answers nothing (docs/performance.md,
-   "Build-time snapshot"). The page still fetches the bytes itself (its service worker, its
-   network emulation and byte counts in the benchmarks see them as before) and only hands the
-   body over; the worker, made from a blob (no file to fetch before it starts), imports the
-   zstd decoder itself and sends the bytes back by transfer (no copy). A worker that fails once
-   the body is handed over rejects: the start then goes on without the snapshot (start()). */
-export function unpackOffThread(response) {
-  return offThread(response, false, () => unpackResponse(response, importZstd));
-}
-
-/* The body of a compressed response as a stream of its unpacked bytes, as unpackedStream(),
-   decoded in such a worker as it arrives (the packed wasm: fzstd's first calls on a page, not yet
-   optimised, took up to ~0.1 s per 64 KB even in Node); the worker ends with the stream. */
-export function unpackedStreamOffThread(response) {
-  return offThread(response, true, () => unpackedStream(response, importZstd));
-}
-
-const UNPACK_WORKER = `${unpackResponse}
-${unpackedStream}
-const zstd = () => import(${JSON.stringify(FZSTD_URL)});
-onmessage = async ({ data }) => {
-  try {
-    if (data.stream) {
-      const stream = await unpackedStream(new Response(data.body), zstd);
-      postMessage({ stream }, [stream]);
-      return;
-    }
-    const bytes = await unpackResponse(new Response(data.body), zstd);
-    postMessage({ bytes }, [bytes.buffer]);
-  } catch (err) {
-    postMessage({ error: String((err && err.message) || err) });
-  }
-};`;
-
-function streamsTransfer() {
-  if (typeof Worker !== "function" || typeof MessageChannel !== "function") return false;
-  const channel = new MessageChannel();
-  try {
-    const stream = new ReadableStream();
-    channel.port1.postMessage(stream, [stream]);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    channel.port1.close();
-    channel.port2.close();
-  }
-}
-
-/* The worker's answer for `response` (its bytes, or with `stream` a stream of them); `here()`
-   where no such worker can run. */
-function offThread(response, stream, here) {
-  let worker = null;
-  let url = null;
-  try {
-    if (!response.body || !streamsTransfer()) return here();
-    url = URL.createObjectURL(new Blob([UNPACK_WORKER], { type: "text/javascript" }));
-    // a module worker: import() of the decoder is certain there
-    worker = new Worker(url, { type: "module" });
-  } catch {
-    if (url) URL.revokeObjectURL(url);
-    return here(); // e.g. a policy that forbids blob workers
-  }
-  const done = () => {
-    worker.terminate();
-    URL.revokeObjectURL(url);
-  };
-  return new Promise((resolve, reject) => {
-    worker.onmessage = ({ data }) => {
-      if (data.bytes) {
-        done();
-        resolve(data.bytes);
-      } else if (data.stream) {
-        // the worker decodes until the stream is read to its end, fails or is given up
-        const reader = data.stream.getReader();
-        const relay = new ReadableStream({
-          async pull(controller) {
-            try {
-              const chunk = await reader.read();
-              if (chunk.done) {
-                done();
-                controller.close();
-              } else controller.enqueue(chunk.value);
-            } catch (err) {
-              done();
-              controller.error(err);
-            }
-          },
-          cancel(reason) {
-            done();
-            return reader.cancel(reason);
-          },
-        });
-        resolve(relay);
-      } else {
-        done();
-        reject(new Error(`cannot unpack: ${data.error}`));
-      }
-    };
-    worker.onerror = (event) => {
-      event.preventDefault();
-      done();
-      reject(new Error(`the unpacking worker failed: ${event.message || "no reason given"}`));
-    };
-    worker.postMessage({ body: response.body, stream }, [response.body]);
-  });
-}
-
-/* The bytes of a gzip file already in memory, as unpackResponse() unpacks a download. */
-export function gunzip(data) {
-  return unpackResponse(new Response(data), importZstd);
-}
-
-/* When armed (a first visit restoring the build's snapshot), its `resolve` is called once
-   SNAPSHOT_AFTER_WASM_BYTES of pyodide.asm.wasm (or all of it) have reached the page: the
-   instantiateStreaming wrapper of watchDownloads() passes the wasm's body through a stream that
-   counts it. Not the wasm's resource timing entry: its observer would run only after the
-   compile's long task, with the link idle meanwhile; nor a clone of the response read on the
-   side: the compile then reads a teed body, and the page was ready ~1 s later. */
-let wasmArrival = null;
-/* The snapshot's download starts once this much of the wasm (9.6 MB unpacked, 3.5 MB on the
-   wire) has arrived: the two then share the link, and the wasm still ends well before the
-   snapshot (2.8 MB; at 10 Mbit/s ~1 s before), so that its compile's end, instantiation and
-   Pyodide's linking (one task of 0.5-0.8 s of a phone's main thread) are done before the
-   snapshot's last bytes come. The page's thread hands the snapshot's body over to the worker
-   that unpacks it (unpackOffThread), so whatever arrives while that task runs waits for it:
-   with both ending together, the worker had the last bytes 0.5-0.8 s after they arrived. */
-const SNAPSHOT_AFTER_WASM_BYTES = 6_000_000;
-let watching = false; // watchDownloads() runs: its instantiateStreaming wrapper counts the wasm
-
-/* Armed only while the wrapper runs, and only where a service worker will serve later visits:
-   Chromium keeps the wasm's compiled code only for a response with a URL, which the counting
-   stream's response has not (later visits, restored from Cache Storage, are not counted).
-   Resolved also when the compile settles (a body that was not counted) and after 60 s at most,
-   so that the snapshot is never left unfetched. */
-function armWasmArrival() {
-  let resolve = null;
-  const promise = new Promise((ok) => {
-    resolve = ok;
-  });
-  wasmArrival = { resolve };
-  setTimeout(resolve, 60_000);
-  return promise;
-}
-
-function countWasm(response) {
-  const arrival = wasmArrival;
-  if (!arrival || !response?.ok || !response.body || !response.url.endsWith("/pyodide.asm.wasm")) {
-    return response;
-  }
-  wasmArrival = null;
-  let received = 0;
-  const counter = new TransformStream({
-    transform(chunk, controller) {
-      received += chunk.length;
-      if (received >= SNAPSHOT_AFTER_WASM_BYTES) arrival.resolve();
-      controller.enqueue(chunk);
-    },
-    flush: () => arrival.resolve(),
-  });
-  const counted = new Response(response.body.pipeThrough(counter), {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  });
-  // web/boot.js tells the loading screen's step by the compiled response's URL
-  Object.defineProperty(counted, "url", { value: response.url });
-  return counted;
-}
-
-/* [name, bytes] of each regular file of a ustar archive (as tools/build_site.py tar_gz writes). */
-export function untar(bytes) {
-  const text = new TextDecoder();
-  const field = (at, length) => text.decode(bytes.subarray(at, at + length)).split("\0")[0];
-  const files = [];
-  for (let at = 0; at + 512 <= bytes.length; ) {
-    const name = field(at, 100);
-    if (!name) break; // the zero blocks that end the archive
-    const size = parseInt(field(at + 124, 12).trim(), 8);
-    const type = field(at + 156, 1);
-    const prefix = field(at + 345, 155);
-    if (Number.isNaN(size) || !["0", ""].includes(type)) {
-      throw new Error(`unexpected tar member ${JSON.stringify(name)} (type ${type})`);
-    }
-    const start = at + 512;
-    files.push([prefix ? `${prefix}/${name}` : name, bytes.slice(start, start + size)]);
-    at = start + Math.ceil(size / 512) * 512;
-  }
-  return files;
-}
-
-async function fetchPageFile(url, path) {
-  const data = new Uint8Array(await (await fetchOk(new URL(url, SITE_URL))).arrayBuffer());
-  if (!url.endsWith(".tar.gz")) return [[path, data]];
-  const folder = path.endsWith("/") ? path : `${path}/`;
-  try {
-    return untar(await gunzip(data)).map(([name, bytes]) => [folder + name, bytes]);
-  } catch (err) {
-    throw new DownloadFailed(new URL(url, SITE_URL).href, `cannot unpack: ${err.message || err}`);
-  }
-}
-
-async function fetchPageFiles() {
-  const map = await (await fetchOk(FILES_URL)).json();
-  const parts = await Promise.all(
-    Object.entries(map).map(([url, path]) => fetchPageFile(url, path)),
-  );
-  return parts.flat();
-}
-
-export function writeFiles(py, files) {
-  const { FS } = py;
-  const cwd = FS.cwd();
-  for (const [path, data] of files) {
-    const file = path.startsWith("/") ? path : `${cwd}/${path.replace(/^\.\//, "")}`;
-    FS.mkdirTree(file.slice(0, file.lastIndexOf("/")));
-    FS.writeFile(file, data, { canOwn: true });
-  }
-}
 
 /* The build's snapshot is ~3.5 MB more to download and saves starting CPython (~8 s of a
    mid-range phone's CPU, docs/performance.md "Build-time snapshot"): on a slow link (below
@@ -637,8 +296,9 @@ async function start(config) {
 }
 
 /* Once the page is ready (mark "pyodide-boot:stdlib-fetch"), fetches the standard library zip
-   and writes it where Pyodide wrote STUB_ZIP; then marks "pyodide-boot:stdlib". A zip that
-   cannot be fetched is no error: the page has every module it imports. */
+   and writes it where Pyodide wrote the empty one (STUB_ZIP, web/boot/downloads.mjs); then
+   marks "pyodide-boot:stdlib". A zip that cannot be fetched is no error: the page has every
+   module it imports. */
 async function installStdlibLater(py) {
   await appReady();
   bootMark("pyodide-boot:stdlib-fetch");
@@ -661,144 +321,11 @@ function packageIndex(options) {
   return LOCKFILE_INFO && !own ? { lockFileContents: { info: LOCKFILE_INFO, packages: {} } } : {};
 }
 
-/* A file of the start-up that could not be downloaded or compiled. */
-class DownloadFailed extends Error {
-  constructor(url, reason) {
-    super(`${url}: ${reason}`);
-    this.url = url;
-    this.reason = reason;
-  }
-}
-
-/* Watches the start's downloads of the site's files. Pyodide itself only logs some of these
-   failures (a failed pyodide.asm.wasm or python_stdlib.zip: "wasm instantiation failed!",
-   "Error occurred while installing the standard library") and then waits forever, so that the
-   page would only give up after its 90 s timeout, with no reason. While `watch` runs, the
-   page's fetch() and WebAssembly.instantiateStreaming() are wrapped: a site file answered with
-   an HTTP error, a download that fails, or a wasm module that does not compile rejects
-   `failed` at once with the file and the reason. `stop()` puts the originals back. */
-function watchDownloads() {
-  let report = null;
-  const failed = new Promise((_, reject) => {
-    report = reject;
-  });
-  failed.catch(() => {}); // raced in boot()
-  const fail = (url, reason) => report(new DownloadFailed(url, reason));
-  const pageFetch = globalThis.fetch;
-  // a page no service worker answers (a first visit) downloads the wasm packed
-  const controlled = Boolean(navigator.serviceWorker && navigator.serviceWorker.controller);
-  const fetcher = controlled ? pageFetch : packedWasmFetch(pageFetch);
-  const compile = WebAssembly.instantiateStreaming;
-  watching = Boolean(compile);
-  globalThis.fetch = function (input, init) {
-    const url = new URL(input instanceof Request ? input.url : String(input), SITE_URL).href;
-    if (url === STDLIB_LATER_URL) return Promise.resolve(new Response(STUB_ZIP));
-    const result = fetcher.call(this, input, init);
-    if (url.startsWith(SITE_URL)) {
-      result.then(
-        (response) => response.ok || fail(url, `HTTP ${response.status} ${response.statusText}`),
-        (err) => fail(url, String(err.message || err)),
-      );
-    }
-    return result;
-  };
-  if (compile) {
-    WebAssembly.instantiateStreaming = function (source, imports) {
-      const arrival = wasmArrival;
-      const answer = Promise.resolve(source);
-      const first = compileInTasks(arrival ? answer.then(countWasm) : source, imports);
-      // a packed wasm that does not decode or compile (a damaged .zst): the wasm itself, once
-      const result = first.catch(async (err) => {
-        const response = await answer.catch(() => null);
-        if (!packedResponses.has(response)) throw err;
-        console.info("The packed wasm is not usable; fetching the wasm itself.", err);
-        return compile.call(this, pageFetch(WASM_URL), imports);
-      });
-      result.then(
-        () => arrival?.resolve(),
-        () => arrival?.resolve(),
-      );
-      answer.then(
-        (response) => result.catch((err) => fail(response.url, String(err.message || err))),
-        () => {}, // the fetch wrapper reports that
-      );
-      return result;
-    };
-  }
-  function stop() {
-    wasmArrival?.resolve(); // never left waiting
-    wasmArrival = null;
-    watching = false;
-    globalThis.fetch = pageFetch;
-    if (compile) WebAssembly.instantiateStreaming = compile;
-  }
-  return { failed, stop };
-}
-
-/* WebAssembly.instantiateStreaming() as three tasks instead of one: the streaming compile's end,
-   the instantiation, and what Pyodide runs once it has the instance (Emscripten's linker, itself
-   split further by the build's PYODIDE_TASK_PATCHES) each end a task, so that the browser can
-   paint and answer input between them: in one, they made the start's longest task. The same
-   module on the same page, so V8 keeps and reuses its compiled code as before ("Compiled wasm
-   kept" in docs/performance.md). */
-async function compileInTasks(source, imports) {
-  const module = await WebAssembly.compileStreaming(source);
-  await nextTask();
-  const instance = await WebAssembly.instantiate(module, imports);
-  await nextTask();
-  return { module, instance };
-}
-
-/* A macrotask through a message channel: unlike setTimeout(0), never clamped, nor held back to
-   once a second in a background tab. */
-function nextTask() {
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
-}
-
-/* Tells the loading screen (web/boot.js) why the start failed: {file, reason}, file null when
-   the failure is not a download. */
-function reportFailure(err) {
-  const detail =
-    err instanceof DownloadFailed
-      ? { file: err.url, reason: err.reason }
-      : { file: null, reason: String((err && err.message) || err) };
-  dispatchEvent(new CustomEvent("solitaire:boot-failed", { detail }));
-}
-
-/* With a table to show before Python (web/table-preview.js sets html[data-preview] from the
-   <head> and writes the table at the end of parsing), the early start waits until the frame
-   that draws it is on the screen, at most TABLE_FRAME_MS (a hidden tab draws no frame).
-   Otherwise this module, which often arrives first, runs Pyodide's loader and starts the
-   downloads before that frame: the table and its card backs were drawn 0.1-0.25 s after they
-   were written, while the runtime's downloads already shared the link (docs/performance.md,
-   "The table before Python"). */
-const TABLE_FRAME_MS = 250;
-
-function tableDrawn() {
-  const root = document.documentElement;
-  if (!root.dataset.preview) return Promise.resolve();
-  return new Promise((resolve) => {
-    setTimeout(resolve, TABLE_FRAME_MS);
-    // the frame that draws it, then the next one: by then the first is on the screen (the
-    // browser's paint timing counts it when it is presented, not when it is drawn)
-    const drawn = () => requestAnimationFrame(() => requestAnimationFrame(() => resolve()));
-    if (document.readyState !== "loading") drawn();
-    else document.addEventListener("readystatechange", drawn, { once: true });
-  });
-}
-
 async function boot(options, early = false) {
   if (early) await tableDrawn();
   bootMark("pyodide-boot:start");
   const onPage = typeof document === "object";
-  const watch = onPage ? watchDownloads() : null;
+  const watch = onPage ? watchDownloads(PACKED_WASM, STDLIB_LATER_URL) : null;
   try {
     const files = fetchPageFiles();
     files.catch(() => {}); // awaited below, once Pyodide has started
