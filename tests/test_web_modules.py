@@ -92,6 +92,18 @@ def test_the_parts_of_the_interpreter_module_are_found_in_one_round() -> None:
         assert not DYNAMIC_IMPORT.search(source), f"web/boot/{name} imports a neighbour late"
 
 
+def test_the_page_preloads_what_the_interpreter_module_imports() -> None:
+    """index.html starts web/pyodide-boot.mjs from its <head>; a ``modulepreload`` for each of
+    its static imports fetches them along with it instead of one round trip later."""
+    html = (ROOT / "index.html").read_text(encoding="utf-8")
+    preloaded = set(re.findall(r'<link rel="modulepreload" href="([^"]+)">', html))
+    wanted = {
+        (ENTRY.parent / spec).resolve().relative_to(ROOT).as_posix() for spec in imports_of(ENTRY)
+    }
+    assert wanted, "web/pyodide-boot.mjs imports nothing"
+    assert preloaded == wanted
+
+
 def test_the_import_patterns_read_every_form_of_an_import() -> None:
     text = (
         'import {\n  a,\n  b,\n} from "./a.mjs";\nexport { c } from "./c.mjs";\n'

@@ -55,6 +55,11 @@ EAGER_COMPILE_FILES = (
     "vendor/pyodide/pyodide.mjs",
     f"vendor/pyscript/{vendor_patches.PYSCRIPT_CORE_PATCH[0]}",
     "web/pyodide-boot.mjs",
+    # its parts (web/boot/urls.mjs holds no function)
+    "web/boot/downloads.mjs",
+    "web/boot/page-files.mjs",
+    "web/boot/page.mjs",
+    "web/boot/unpack.mjs",
     FZSTD_FILE,
 )
 
