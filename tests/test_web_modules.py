@@ -1,7 +1,8 @@
-"""The page's own JavaScript parses, and the interpreter module's parts load in one round.
+"""Our own JavaScript parses, and the interpreter module's parts load in one round.
 
 Nothing else of the unit tests runs the files of ``web/``; the e2e tests do, but only once a
-site is built and a browser runs it. ``node --check`` parses a file without running it: every
+site is built and a browser runs it (the build's Node modules in ``tools/`` only when a build
+runs them). ``node --check`` parses a file without running it: every
 ES module (``web/**/*.mjs``) as a module, every classic script (``web/**/*.js``: the service
 worker, the loading screen, the scripts of the page's <head>) as a script.
 
@@ -35,7 +36,9 @@ DYNAMIC_IMPORT = re.compile(r"""\bimport\(\s*["'`]\./""")
 
 
 def scripts() -> list[Path]:
-    return sorted(p for p in WEB.rglob("*") if p.suffix in (".js", ".mjs") and p.is_file())
+    """The page's scripts and modules, and the Node modules of the build (tools/)."""
+    page = [p for p in WEB.rglob("*") if p.suffix in (".js", ".mjs") and p.is_file()]
+    return sorted(page + list((ROOT / "tools").rglob("*.mjs")))
 
 
 def node_check(path: Path) -> subprocess.CompletedProcess[str]:
@@ -59,7 +62,7 @@ def imports_of(path: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("path", scripts(), ids=lambda p: p.relative_to(ROOT).as_posix())
-def test_each_script_of_web_parses(path: Path) -> None:
+def test_each_script_parses(path: Path) -> None:
     result = node_check(path)
     assert result.returncode == 0, f"{path.relative_to(ROOT)}:\n{result.stderr}"
 
