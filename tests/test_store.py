@@ -473,3 +473,33 @@ def test_resetting_statistics_during_a_counted_deal_keeps_them_readable() -> Non
     stats = Store(backend).load_stats("russian")
     assert (stats.played, stats.won, stats.streak) == (1, 1, 1), text
     assert Stats.from_json(json.loads(text)) == stats
+
+
+def test_a_save_after_the_pages_own_save_parses_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A save writes its text around the game's (no parse and encode again), and the next save
+    finds its revision by comparing the stored text with the one it wrote: a move of a long
+    game costs no parse of the whole stored save. Another tab's save is still seen."""
+    from solitaire.web import store as store_module
+
+    backend = MemoryBackend()
+    a, b = Store(backend), Store(backend)
+    a.load_game("russian")
+    game = played("russian", 4, 3)
+    assert a.save_game(Saved(game)) == "saved"
+    text = backend.data["solitaire.game.russian"]
+    assert json.loads(text) == {"v": 1, "rev": 1, **json.loads(store_module._body(Saved(game)))}
+    parsed: list[str] = []
+    real = store_module.parse_stored
+    monkeypatch.setattr(store_module, "parse_stored", lambda t, n: parsed.append(t) or real(t, n))
+    for _ in range(3):
+        game.play(any_move(game))
+        assert a.save_game(Saved(game)) == "saved"
+    assert parsed == []
+    assert json.loads(backend.data["solitaire.game.russian"])["rev"] == 4
+    b_game = b.load_game("russian")  # another tab reads revision 4 and saves revision 5
+    assert b_game is not None
+    b_game.game.play(any_move(b_game.game))
+    assert b.save_game(b_game) == "saved"
+    game.play(any_move(game))
+    assert a.save_game(Saved(game)) == "newer"  # a's text is gone: parsed, and refused
+    assert len(parsed) == 3  # b's load, b's first save (then b knows its text), a's save

@@ -99,7 +99,14 @@ def _body(saved: Saved) -> str:
         doc["hints"] = saved.hints
     if saved.abandoned:
         doc["abandoned"] = True
-    return json.dumps(doc, separators=(",", ":"))
+    return json.dumps(doc, separators=(",", ":"), allow_nan=False)
+
+
+def _save_text(revision: int, body: str) -> str:
+    """The stored text of a game save: ``{"v": VERSION, "rev": revision, ...body}``, written
+    around ``body`` instead of parsing it and encoding it again (a save of a long game is
+    hundreds of kilobytes)."""
+    return f'{{"v":{VERSION},"rev":{revision},' + body[1:]
 
 
 def _is_newer(version: Any) -> bool:
@@ -118,6 +125,9 @@ class Store:
         self.notices: list[str] = []
         self.revisions: dict[str, int] = {}  # a game key's revision this page last read/wrote
         self.bodies: dict[str, str] = {}  # and that save's content (``_body``)
+        #: a game key's stored text as this page last wrote or read it at that revision: while
+        #: it is still there, the next save knows the revision without parsing it
+        self.texts: dict[str, str] = {}
         self.held: set[str] = set()  # names holding a newer version's document: never written
         self.write_error: str | None = None  # why the last write failed; None once one works
 
@@ -343,6 +353,8 @@ class Store:
             return None
         if text is None:
             return 0
+        if text == self.texts.get(name):
+            return self.revisions[name]
         try:
             doc = parse_stored(text, MAX_GAME_CHARS)
         except BadDocument as error:
@@ -353,7 +365,10 @@ class Store:
             self._hold(name, f"Your saved {GAMES[game_id].name} game")
             return None
         revision = doc.get("rev", 0) if isinstance(doc, dict) else 0
-        return revision if type(revision) is int and revision >= 0 else 0
+        revision = revision if type(revision) is int and revision >= 0 else 0
+        if revision == self.revisions.get(name):
+            self.texts[name] = text
+        return revision
 
     def save_game(self, saved: Saved, slot: str = "game") -> SaveResult:
         """Save ``saved`` as the next revision, unless another tab saved a revision this page
@@ -372,11 +387,12 @@ class Store:
         if stored == known and self.bodies.get(name) == body:
             return "saved"  # unchanged: a new revision would only make other tabs reload
         revision = known + 1
-        doc = {"v": VERSION, "rev": revision, **json.loads(body)}
-        if not self._write(name, doc):
+        text = _save_text(revision, body)
+        if name in self.held or not self._set(self.key(name), text):
             return "failed"
         self.revisions[name] = revision
         self.bodies[name] = body
+        self.texts[name] = text
         return "saved"
 
     def newer_game(self, game_id: str) -> Saved | None:
@@ -394,6 +410,7 @@ class Store:
             self._remove(self.key(name))
         self.revisions.pop(name, None)
         self.bodies.pop(name, None)
+        self.texts.pop(name, None)
 
     # ------------------------------------------------------------- statistics
 
