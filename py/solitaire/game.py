@@ -26,6 +26,22 @@ class SaveError(ValueError):
 Step = list[Move]
 
 
+#: ``str(move)`` of the moves saved so far: a game's save writes every move of its history
+#: after each move, and the text of a move is most of that work (``bench/bench_save.py``).
+#: The moves of real games are few (pairs of piles and counts), so the table stays small.
+_MOVE_TEXT: dict[Move, str] = {}
+_MOVE_TEXT_MAX = 50_000
+
+
+def move_text(move: Move) -> str:
+    """``str(move)``, remembered."""
+    text = _MOVE_TEXT.get(move)
+    if text is None:
+        if len(_MOVE_TEXT) >= _MOVE_TEXT_MAX:  # made-up moves: never grow without bound
+            _MOVE_TEXT.clear()
+        text = _MOVE_TEXT[move] = str(move)
+    return text
+
 class Game:
     """History and undo/redo over immutable positions.
 
@@ -138,8 +154,8 @@ class Game:
             "game": self.game_id,
             "deal": self.deal,
             "automove": self.automove,
-            "steps": [[str(m) for m in step] for step in self.steps],
-            "redo": [[str(m) for m in step] for step in reversed(self.redo_steps)],
+            "steps": [[move_text(m) for m in step] for step in self.steps],
+            "redo": [[move_text(m) for m in step] for step in reversed(self.redo_steps)],
             "elapsed": round(self.elapsed, 3),
         }
         if self.deal is None or self.start != Position.deal_of(self.game_id, self.deal):
