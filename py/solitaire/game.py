@@ -42,6 +42,7 @@ def move_text(move: Move) -> str:
         text = _MOVE_TEXT[move] = str(move)
     return text
 
+
 class Game:
     """History and undo/redo over immutable positions.
 
