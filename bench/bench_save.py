@@ -5,7 +5,7 @@
 The page saves the game in progress after each move (``Store.save_game``, into
 ``localStorage``; here a ``MemoryBackend``). For games of 100, 1,000 and 5,000 moves it prints
 the milliseconds of one save and, as the yardstick taken in the same run, of one parse of the
-stored text (``parse_stored``, what a save used to do first to learn the stored revision), and
+stored text (``parse_stored``, the work of learning the stored revision by reading it), and
 their ratio. Each figure is the lowest of ``--rounds`` rounds of ``--saves`` saves; times are
 CPU seconds of this process (``time.process_time``).
 """

@@ -137,7 +137,7 @@ class App:
         """The player's input (pointer, keys, the toolbar, the game list), the address and the
         page's visibility, storage and leaving; then Hint can be asked for."""
         listen = self._listen
-        PointerInput(self.wiring, self.player.flush)
+        PointerInput(self.wiring, self.player.flush, self.act_on_hand)
         KeyboardInput(self.wiring)
         listen(document, "click", self.on_click_action)
         listen(by_id("game-select"), "change", self.on_game_select)
@@ -168,12 +168,18 @@ class App:
     def act(self, intent: Callable[..., Any], *args: Any) -> None:
         """Run one intent: settle the table, call the controller, show what it asked for."""
         self.player.flush()
+        self.act_on_hand(intent, *args)
+        self.status.render(self.controller.game, self.controller.ui)
+        self.messages.save_problem(self.controller.store.problem())
+
+    def act_on_hand(self, intent: Callable[..., Any], *args: Any) -> None:
+        """Run an intent and show what it asked for and the board's marks. Alone, for the one
+        that only changes what the hand holds (a drag's moves, dozens a second): it cannot
+        change the status line or the save, so those are not drawn again each time."""
         intent(*args)
         for effect in self.controller.take_effects():
             self.carry_out(effect)
         self.draw_marks()
-        self.status.render(self.controller.game, self.controller.ui)
-        self.messages.save_problem(self.controller.store.problem())
 
     def draw_marks(self) -> None:
         self.view.set_marks(*self.controller.ui.marks())
@@ -394,7 +400,7 @@ class App:
         """The menu's quick mute / unmute (Settings.sound, saved like any setting); turning
         sounds on plays one, so the player hears what was turned on."""
         c = self.controller
-        self.act(c.settings_changed, replace(c.settings, sound=not c.settings.sound))
+        c.settings_changed(replace(c.settings, sound=not c.settings.sound))
         self.apply_settings()
         self.sounds.place()
 

@@ -38,12 +38,15 @@ def locate(view: BoardView, target: Any) -> tuple[PileRef | None, int | None]:
 
 
 class PointerInput:
-    def __init__(self, wiring: Wiring, flush: Callable[[], None]) -> None:
+    def __init__(
+        self, wiring: Wiring, flush: Callable[[], None], act_on_hand: Callable[..., None]
+    ) -> None:
         self.board_el = board_el = wiring.board_el
         self.view = wiring.view
         self.controller = wiring.controller
         self.act = wiring.act
         self.flush = flush  # ends a running step animation
+        self.act_on_hand = act_on_hand  # a drag's move: its effects and the marks (App)
         listen = wiring.listen
         listen(board_el, "pointerdown", self.on_down)
         listen(board_el, "pointermove", self.on_move)
@@ -82,7 +85,7 @@ class PointerInput:
             # box, which must be its home, not a point of a glide back from a refused drop
             self.flush()
             self.view.clear_returning()
-        self.act(
+        self.act_on_hand(
             controller.gestures.pointer_move,
             int(ev.pointerId),
             float(ev.clientX),

@@ -161,9 +161,12 @@ class Store:
             self.backend.removeItem(key)
 
     def _write(self, name: str, doc: dict[str, Any]) -> bool:
+        return self._write_text(name, json.dumps(doc, separators=(",", ":"), allow_nan=False))
+
+    def _write_text(self, name: str, text: str) -> bool:
         if name in self.held:
             return False
-        return self._set(self.key(name), json.dumps(doc, separators=(",", ":"), allow_nan=False))
+        return self._set(self.key(name), text)
 
     def _load(self, name: str, what: str, max_chars: int, then: str) -> Any:
         """The parsed document under ``name``: None when absent, unreadable (then set aside)
@@ -388,7 +391,7 @@ class Store:
             return "saved"  # unchanged: a new revision would only make other tabs reload
         revision = known + 1
         text = _save_text(revision, body)
-        if name in self.held or not self._set(self.key(name), text):
+        if not self._write_text(name, text):
             return "failed"
         self.revisions[name] = revision
         self.bodies[name] = body
