@@ -10,7 +10,7 @@ import json
 import time
 
 from conftest import OfflineSite
-from harness import ROOT, open_game, wait_ready
+from harness import ROOT, open_game, screenshot, wait_ready
 from playwright.sync_api import Page, expect
 from ui_helpers import (
     KEY_SETTINGS,
@@ -26,6 +26,7 @@ from ui_helpers import (
 from solitaire import Game, Move, Position, card_name
 from solitaire.solver import WINNABLE, solve
 from solitaire.solver.hints import hint, was_winnable
+from solitaire.web.advice import still_playable
 from solitaire.web.store import MemoryBackend, Store
 
 RANKS = "A23456789TJQK"
@@ -355,14 +356,58 @@ def test_was_it_winnable_on_a_stuck_game_and_hint_on_a_lost_position(page: Page)
     assert board(page)["status"] == "playing"
     page.locator("#btn-hint").click()
     page.wait_for_function(ANSWERED, timeout=SOLVER_TIMEOUT_MS)
+    # it still marks a move that can be played (the K♥ home), not a winning one
+    still = still_playable(lost.position)
+    assert still is not None
+    assert str(still) == "tableau-1>foundation-1"
     assert hinted(page) == (
-        {"action": "hint", "hint": "lost", "hintMove": "", "hintFrom": "solver"},
-        [],
-        [],
+        {"action": "hint", "hint": "lost", "hintMove": str(still), "hintFrom": "solver"},
+        ["KH"],
+        ["foundation-1"],
     )
     # at its start (no move made yet): undo or restart cannot help, a winnable deal is offered
-    expect(page.locator("#toast")).to_contain_text("cannot be won, whatever you play")
+    expect(page.locator("#toast")).to_contain_text(
+        "This deal cannot be won, whatever you play. You can still play: move the King of "
+    )
     expect(page.locator("#toast-action")).to_have_text("Winnable deal")
+
+
+def test_a_lost_hint_later_in_a_game_offers_the_last_winnable_move(page: Page) -> None:
+    """One move before the stuck game above: not stuck, but lost since move 5. The hint says
+    so, marks a move still legal, then finds by itself where the win was lost and offers to
+    undo back to it."""
+    game = Game.new("russian", STUCK_DEAL)
+    for text in STUCK_MOVES[:-1]:
+        game.play(Move.parse(text))
+    assert not game.position.is_stuck()
+    k = was_winnable(game.to_json(), 20)["last_winnable_step"]
+    assert k is not None
+    seed_storage(page, {game_key("russian"): saved_doc(game, counted=True)})
+    open_game(page, "russian", STUCK_DEAL)
+    wait_table(page, game.position)
+    page.locator("#btn-hint").click()
+    toast = page.locator("#toast")
+    # (the answer about the history comes within milliseconds: the toast says both at once)
+    expect(toast).to_contain_text(
+        "This deal can no longer be won from here. You can still play: ",
+        timeout=SOLVER_TIMEOUT_MS,
+    )
+    expect(toast).to_contain_text(
+        f"It could still be won before move {k + 1}.", timeout=SOLVER_TIMEOUT_MS
+    )
+    state, cards, piles = hinted(page)
+    assert state["hint"] == "lost"
+    assert Move.parse(state["hintMove"]) in game.position.legal_moves()
+    assert cards
+    assert piles
+    expect(page.locator("#toast-action")).to_have_text(f"Undo to before move {k + 1}")
+    screenshot(page, "/work/wt/shots/taps/lost-hint-desktop.png")
+    page.locator("#toast-action").click()
+    while game.move_count > k:
+        game.undo()
+    wait_table(page, game.position)
+    expect(page.locator("#st-moves")).to_have_text(str(k))
+    assert solve(game.position, budget=20).result == WINNABLE
 
 
 #: Records every value ``#btn-hint``'s ``data-hint`` takes (``window.hintStates``).

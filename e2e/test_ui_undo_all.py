@@ -239,11 +239,23 @@ def test_a_hint_is_counted_in_the_win_dialog(phone_page: Page) -> None:
     ui.skip_celebration(page)
     dialog = page.locator("#dlg-won")
     expect(dialog).to_be_visible()
-    expect(dialog.locator("[data-k=hints]")).to_have_text("1 (no best time or moves with hints)")
+    expect(dialog.locator("[data-k=hints]")).to_have_text(
+        "1 used — best time and fewest moves count only games won without hints"
+    )
     screenshot(page, "/tmp/flow-phone-won-hints.png")
     stats = ui.storage(page, ui.stats_key("russian"))
     assert (stats["played"], stats["won"], stats["wonWithHints"]) == (1, 1, 1)
     assert (stats["bestTime"], stats["fewestMoves"]) == (None, None)
+    # "Look at the table": the next deal is in view and focused, Hint has nothing to say
+    dialog.get_by_role("button", name="Look at the table").tap()
+    expect(dialog).to_be_hidden()
+    new_deal = page.locator("#btn-new")
+    expect(new_deal).to_be_focused()
+    expect(new_deal).to_be_in_viewport()
+    expect(page.locator("#btn-hint")).to_be_disabled()
+    page.keyboard.press("Enter")  # the focused New deal
+    expect(page.locator("#board")).to_have_attribute("data-status", "playing")
+    expect(page.locator("#btn-hint")).to_be_enabled()
 
 
 def test_the_hint_button_keeps_its_size_with_its_label(page: Page) -> None:

@@ -19,7 +19,7 @@ from solitaire.web.documents import Saved, Settings, Stats
 from solitaire.web.gestures import DOUBLE_TAP_MS, drop_target
 from solitaire.web.state import Drag, Rect
 from solitaire.web.store import MemoryBackend, Store
-from solitaire.web.tap_moves import tap_moves
+from solitaire.web.tap_moves import goes_up_safely, tap_moves
 from solitaire.web.text import deal_link, stats_table_html, won_html
 
 W, H = 60.0, 84.0  # a card, in the fake geometry's px
@@ -729,9 +729,17 @@ def test_stuck_hint_says_lost_without_the_solver() -> None:
     c, _ = make(store=store)
     c.advice.hint()
     effects = c.take_effects()
-    assert not any(isinstance(e, fx.AskSolver) for e in effects)
+    assert not any(e.what == "hint" for e in effects if isinstance(e, fx.AskSolver))
     assert c.ui.hint.kind == "lost"
-    assert toasts(effects)[0].startswith("No winning line from here")
+    assert c.ui.hint.move is None
+    # the stuck banner shows the search for the way back: the toast does not say it again
+    assert toasts(effects)[0].startswith(
+        "This deal can no longer be won from here. No move is left."
+    )
+    assert "Looking for" not in toasts(effects)[0]
+    (ask,) = [e for e in effects if isinstance(e, fx.AskSolver)]
+    assert ask.what == "was_winnable"
+    assert c.ui.verdict.state == "thinking"
 
 
 # ----------------------------------------------------------------------------- the clock, a win
@@ -818,7 +826,7 @@ def test_tap_moves_every_legal_destination_kind_once() -> None:
                     for m in places:
                         t = m.target
                         if t.kind == "foundation":
-                            safe = position.is_safe(cards[index])
+                            safe = goes_up_safely(position, cards[index])
                             kinds.append("foundation-safe" if safe else "foundation")
                         elif t.kind == "cell":
                             kinds.append("cell")
@@ -1106,7 +1114,60 @@ def test_a_lost_deal_at_its_start_offers_a_winnable_deal() -> None:
     assert not c.ui.progress.proved_winnable
     c.play(c.position.legal_moves()[0])
     (text,) = toasts(answer_lost(c))
-    assert text.startswith("No winning line from here — undo or restart.")
+    assert text.startswith("This deal can no longer be won from here. You can still play: ")
+
+
+def test_a_lost_hint_marks_a_legal_move_and_offers_the_way_back() -> None:
+    """Later in a lost game: the hint says so, marks a move still legal, asks "Was it
+    winnable?" and offers "Undo to before move N" (or a winnable deal) when it answers."""
+    c, _ = make("russian", 7)
+    for _ in range(3):
+        c.play(next(m for m in c.position.legal_moves() if not c.position.is_pointless(m)))
+    position = c.position
+    effects = answer_lost(c)
+    hint = c.ui.hint
+    assert hint.kind == "lost"
+    assert hint.move in position.legal_moves()
+    assert hint.cards
+    assert hint.target == hint.move.target
+    assert fx.ShowHint() in effects
+    (text,) = toasts(effects)
+    assert text == (
+        "This deal can no longer be won from here. You can still play: "
+        f"{c.describe_move(hint.move)}. Looking for the last move from which it could be won… "
+        "The solver sees the face-down cards."
+    )
+    assert c.saved.hints == 0  # no winning move was shown
+    (ask,) = [e for e in effects if isinstance(e, fx.AskSolver)]
+    assert ask.what == "was_winnable"
+    assert c.ui.verdict.from_hint
+    answer = {"from_start": "winnable", "last_winnable_step": 1, "first_lost_step": 2}
+    c.advice.verdict_answered(ask.position, answer)
+    toast = change_toast(c.take_effects())
+    assert (toast.text, toast.action, toast.label) == (
+        ("This deal can no longer be won from here. You can still play: "
+        f"{c.describe_move(hint.move)}. It could still be won before move 2."),
+        "undo-to",
+        "Undo to before move 2",
+    )
+    c.advice.undo_to_verdict()
+    assert c.game.move_count == 1
+    # proved lost from its start: a winnable deal instead
+    c.play(next(m for m in c.position.legal_moves() if not c.position.is_pointless(m)))
+    (ask,) = [e for e in answer_lost(c) if isinstance(e, fx.AskSolver)]
+    c.advice.verdict_answered(ask.position, {"from_start": "unwinnable"})
+    toast = change_toast(c.take_effects())
+    assert (toast.text.split("play")[0], toast.text.split(". ")[-1], toast.action) == (
+        "This deal can no longer be won from here. You can still ",
+        "This deal could not be won, whatever you played.",
+        "winnable-deal",
+    )
+    # an answer about a position the player has left is dropped
+    (ask,) = [e for e in answer_lost(c) if isinstance(e, fx.AskSolver)]
+    c.play(next(m for m in c.position.legal_moves() if not c.position.is_pointless(m)))
+    c.take_effects()
+    c.advice.verdict_answered(ask.position, {"from_start": "unwinnable"})
+    assert not toasts(c.take_effects())
 
 
 def test_hints_are_counted_saved_and_a_win_with_hints_is_no_best() -> None:
@@ -1128,7 +1189,10 @@ def test_hints_are_counted_saved_and_a_win_with_hints_is_no_best() -> None:
     html = won_html(
         "Russian Solitaire, deal 3", 1, 1.0, stats, c.ui.progress.won_records, c.saved.hints
     )
-    assert '<dd data-k="hints">1 (no best time or moves with hints)</dd>' in html
+    assert (
+        '<dd data-k="hints">1 used — best time and fewest moves count only games won '
+        "without hints</dd>"
+    ) in html
     assert 'data-k="won-with-hints"' in stats_table_html({"russian": stats}, "russian")
 
 

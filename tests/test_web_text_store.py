@@ -15,9 +15,11 @@ from solitaire.web.text import (
     clock,
     format_hash,
     hint_text,
+    lost_text,
     parse_hash,
     pile_label,
     verdict_text,
+    way_back_text,
 )
 
 
@@ -152,8 +154,25 @@ def test_solver_words() -> None:
         "Hint (not proved): deal a card."
     )
     assert "order of the stock" in hint_text("heuristic", "deal a card", "double-rail")
-    assert hint_text("lost", "", "russian").startswith(
-        "No winning line from here — undo or restart."
+    assert lost_text("move the 7♠ to tableau pile 3", "russian", searching=True) == (
+        "This deal can no longer be won from here. You can still play: move the 7♠ to "
+        "tableau pile 3. Looking for the last move from which it could be won… "
+        "The solver sees the face-down cards."
+    )
+    assert lost_text("", "russian", at_start=True).startswith(
+        "This deal cannot be won, whatever you play. No move is left."
+    )
+    assert way_back_text({"from_start": "winnable", "last_winnable_step": 4}, 4) == (
+        "It could still be won before move 5.",
+        "undo-to",
+        "Undo to before move 5",
+    )
+    assert way_back_text({"from_start": "unwinnable"}, None)[1:] == (
+        "winnable-deal",
+        "Winnable deal",
+    )
+    assert way_back_text({"from_start": "unknown"}, None)[0] == (
+        "The solver could not find in time where the win was lost."
     )
     text, step = verdict_text(
         {"from_start": "winnable", "last_winnable_step": 22, "first_lost_step": 23, "exact": True},

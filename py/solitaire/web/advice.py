@@ -22,7 +22,7 @@ from ..position import Move, Position
 from .ports import Table
 from .proved_line import ProvedLine, moved_cards
 from .state import AskSolver, Redraw, SchedulePersist, ShowHint, Toast, Verdict
-from .text import LOST_AT_START_TEXT, hint_text, verdict_text
+from .text import hint_text, lost_text, verdict_text, way_back_text
 
 #: Seconds of search in the worker for a hint, then for each time it is asked again at the
 #: same position after an answer that was not proved (the last one for every later time).
@@ -53,6 +53,14 @@ def worth_stopping(calls: Iterable[tuple[str, float, float]], now_ms: float) -> 
         budget > HINT_BUDGETS[0] and now_ms < asked + (budget - STALE_SEARCH_S) * 1000
         for _, asked, budget in calls
     )
+
+
+def still_playable(position: Position) -> Move | None:
+    """A legal move to show in a lost position: the first that changes something (not a
+    whole pile moved to an empty one), else any; None when no move is left."""
+    moves = position.legal_moves()
+    useful = [m for m in moves if not position.is_pointless(m)]
+    return (useful or moves)[0] if moves else None
 
 
 class Advice:
@@ -150,29 +158,47 @@ class Advice:
         self.c.toast(what, info=True, ms=HINT_TEXT_MS)
 
     def lost(self) -> None:
-        """No win from here. At the deal's start neither Undo nor Restart can help: say the
-        deal cannot be won and offer a proved-winnable one."""
+        """No win from here (proved). Say so plainly, still mark a legal move (or say that
+        none is left), and offer the way back to a win: at the deal's start a proved-winnable
+        deal; later, the last move from which it could still be won, found by asking "Was it
+        winnable?" about the player's history (``verdict_answered`` offers "Undo to before
+        move N" in a toast)."""
         c = self.c
-        if c.game.move_count:
-            c.toast(hint_text("lost", "", c.game_id), info=True, ms=HINT_TEXT_MS)
+        position = c.position
+        move = still_playable(position)
+        what = ""
+        if move is not None:
+            hint = c.ui.hint
+            hint.move = move
+            hint.cards = moved_cards(position, move)
+            hint.target = move.target
+            c.emit(ShowHint())
+            what = c.describe_move(move)
+        if not c.game.move_count:
+            text = lost_text(what, c.game_id, at_start=True)
+            c.emit(Toast(text, True, HINT_TEXT_MS, action="winnable-deal", label="Winnable deal"))
             return
-        text = f"{LOST_AT_START_TEXT} {c.game.position.rules.solver_sees}".strip()
-        c.emit(Toast(text, True, HINT_TEXT_MS, action="winnable-deal", label="Winnable deal"))
+        # stuck: the stuck banner shows the verdict itself, as "Was it winnable?" does
+        searching = not position.is_stuck()
+        c.toast(lost_text(what, c.game_id, searching=searching), info=True, ms=HINT_TEXT_MS)
+        self.ask_verdict(from_hint=lost_text(what, ""))
 
     def clear_hint(self) -> None:
         """The hinted move is no longer marked (its time is up, or the table changed)."""
         self.c.ui.hint.cards = ()
         self.c.ui.hint.target = None
 
-    def ask_verdict(self) -> None:
-        """The stuck banner's "Was it winnable?": ask the worker about the deal from its start
-        and the player's history (``hints.was_winnable``)."""
+    def ask_verdict(self, from_hint: str = "") -> None:
+        """The stuck banner's "Was it winnable?", or a lost hint's search for the way back:
+        ask the worker about the deal from its start and the player's history
+        (``hints.was_winnable``)."""
         position = self.c.position
         verdict = self.c.ui.verdict
         if verdict.asked is position:
             return
-        self.c.ui.verdict = Verdict(asked=position, state="thinking")
-        self.c.announce("Checking whether this deal was winnable…")
+        self.c.ui.verdict = Verdict(asked=position, state="thinking", from_hint=from_hint)
+        if not from_hint:
+            self.c.announce("Checking whether this deal was winnable…")
         payload = json.dumps(self.c.game.to_json())
         self.c.emit(AskSolver("was_winnable", position, payload, VERDICT_BUDGET))
 
@@ -181,12 +207,18 @@ class Advice:
         if verdict.asked is not position or self.c.position is not position:
             return  # the table changed meanwhile
         text, step = verdict_text(answer, self.c.game_id)
+        back = step if step is not None and step < self.c.game.move_count else None
         self.c.ui.verdict = Verdict(
             state="error" if answer.get("error") else str(answer.get("from_start")),
             text=text,
-            step=step if step is not None and step < self.c.game.move_count else None,
+            step=back,
             last_winnable=step,
         )
+        if verdict.from_hint and not position.is_stuck():
+            said, action, label = way_back_text(answer, back)
+            said = f"{verdict.from_hint} {said}"
+            self.c.emit(Toast(said, True, HINT_TEXT_MS, action=action, label=label))
+            return
         self.c.announce(text)
 
     def undo_to_verdict(self) -> None:

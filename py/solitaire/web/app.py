@@ -87,7 +87,7 @@ class App:
             fx.DragBack: self.drag_back,
             fx.Shake: self.shake,
             fx.Toast: self.toast,
-            fx.HideInfoToast: lambda e: self.messages.hide_info_toast(),
+            fx.HideToast: lambda e: self.messages.hide_stale_toast(),
             fx.Announce: lambda e: self.messages.announce(e.text),
             fx.Notice: lambda e: self.messages.notice(e.text),
             fx.Focus: self.focus,
@@ -149,8 +149,7 @@ class App:
         listen(document, "visibilitychange", self.on_visibility)
         listen(window, "pagehide", lambda ev: self.leave())
         listen(window, "storage", self.on_storage)
-        by_id("btn-hint").hidden = False
-        by_id("btn-hint").disabled = False
+        by_id("btn-hint").hidden = False  # enabled by StatusView: not on a won table
 
     def _hide_toast(self, *args: Any) -> None:
         self.messages.hide_toast()

@@ -33,7 +33,7 @@ from .state import (
     DragBack,
     Effect,
     Focus,
-    HideInfoToast,
+    HideToast,
     LoadWinnable,
     NewBoard,
     Notice,
@@ -365,7 +365,7 @@ class Controller:
                 ui.verdict = Verdict()
                 self.emit(WarmSolver())
         ui.progress.finish_moves = None if won else position.auto_finish()
-        self.emit(HideInfoToast())
+        self.emit(HideToast())
         hint = ui.hint
         hint.asked = None  # an answer still to come is about another position: ignored
         hint.kind = ""

@@ -41,6 +41,8 @@ class Dialogs:
         wiring.listen(by_id("form-deal"), "submit", self.on_deal_submit)
         for name in (*CONTROLS, *(f"set-theme-{t}" for t in THEMES)):
             wiring.listen(by_id(name), "change", self.on_setting)
+        # after the win, however the dialog closes: the next deal is one key or tap away
+        wiring.listen(by_id("dlg-won"), "close", lambda ev: by_id("btn-new").focus())
 
     # ------------------------------------------------------------------ deal number
 

@@ -70,6 +70,7 @@ class StatusView:
         put("stuck-undo", "hidden", nothing_to_undo)
         put("stuck-restart", "hidden", not game.can_undo and not game.can_redo)
         put("btn-redo", "disabled", not game.can_redo)
+        put("btn-hint", "disabled", ui.progress.status == "won")  # nothing left to hint
         rules = game.position.rules
         put("st-game-full", "textContent", rules.name)
         put("st-deal", "textContent", deal or "–")
@@ -153,7 +154,6 @@ class Messages:
     def __init__(self, hide_toast: Any) -> None:
         self.p_hide = hide_toast  # a proxy of ``hide_toast``
         self.toast_timer: Any = None
-        self.toast_info = False
         self.flip = False
         self.save_problem_text: str | None = None
 
@@ -175,7 +175,6 @@ class Messages:
         button.hidden = not action
         el.classList.toggle("has-action", bool(action))
         el.setAttribute("aria-hidden", "false" if action else "true")
-        self.toast_info = info
         el.classList.toggle("info", info)
         self.place_toast(el)
         el.classList.add("show")
@@ -205,8 +204,9 @@ class Messages:
             if hides() >= low:
                 el.classList.remove("high")
 
-    def hide_info_toast(self) -> None:
-        if self.toast_info and self.toast_timer is not None:
+    def hide_stale_toast(self) -> None:
+        """The table changed: the toast shown, about the table before, goes at once."""
+        if self.toast_timer is not None:
             js.clearTimeout(self.toast_timer)
             self.hide_toast()
 

@@ -101,6 +101,9 @@ class Verdict:
     text: str = ""
     step: int | None = None  # "Undo to before move step+1" goes back to this move count
     last_winnable: int | None = None
+    #: asked by a lost hint: its words ("can no longer be won…"), said again with the answer
+    #: in one toast (the answer may come within milliseconds)
+    from_hint: str = ""
 
 
 @dataclass
@@ -237,8 +240,9 @@ class Toast(Effect):
 
 
 @dataclass(frozen=True)
-class HideInfoToast(Effect):
-    """The position changed: an info toast about the old one goes."""
+class HideToast(Effect):
+    """The position changed: a toast about the old one goes, a refusal too (the player's
+    next good move answers it)."""
 
 
 @dataclass(frozen=True)

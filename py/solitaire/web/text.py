@@ -137,7 +137,7 @@ def game_name(game_id: str) -> str:
 
 # ----------------------------------------------------------------------------- the solver's words
 
-LOST_TEXT = "No winning line from here — undo or restart."
+LOST_TEXT = "This deal can no longer be won from here."
 LOST_AT_START_TEXT = "This deal cannot be won, whatever you play."
 
 
@@ -145,13 +145,12 @@ def hint_text(
     kind: str, what: str, game_id: str, searched: float | None = None, longer: bool = False
 ) -> str:
     """The sentence shown with a hint. ``kind`` is the worker's ``"winning"`` (the first move
-    of a winning line), ``"heuristic"`` (no win found in time: the best-looking move) or
-    ``"lost"`` (proved lost); ``what`` says the move ("move the 7♠ to tableau pile 3").
+    of a winning line) or ``"heuristic"`` (no win found in time: the best-looking move; a
+    proved lost position's words are ``lost_text``'s); ``what`` says the move ("move the 7♠
+    to tableau pile 3").
     A heuristic hint says how long the search was (``searched`` seconds) and, when ``longer``,
     that asking again searches longer."""
     sees = GAMES[game_id].solver_sees if game_id in GAMES else ""
-    if kind == "lost":
-        return f"{LOST_TEXT} {sees}".strip()
     if kind == "heuristic":
         within = "in time" if searched is None else f"in {searched:g} s"
         again = " Ask again to search longer." if longer else ""
@@ -160,6 +159,43 @@ def hint_text(
             f"this move looks best.{again} {sees}"
         ).strip()
     return f"Hint: {what}. It leads to a win. {sees}".strip()
+
+
+def lost_text(what: str, game_id: str, at_start: bool = False, searching: bool = False) -> str:
+    """A hint in a position proved lost: said plainly, with a legal move still to play
+    (``what``, or "" when none is left), and, when ``searching``, that the last move from
+    which it could be won is being looked for. At the deal's start (``at_start``) no move of
+    the player's lost it."""
+    sees = GAMES[game_id].solver_sees if game_id in GAMES else ""
+    head = LOST_AT_START_TEXT if at_start else LOST_TEXT
+    looking = " Looking for the last move from which it could be won…" if searching else ""
+    return f"{head} {still_text(what)}{looking} {sees}".strip()
+
+
+def still_text(what: str) -> str:
+    """What a lost position still allows: ``what`` says a legal move, or "" when none is."""
+    return f"You can still play: {what}." if what else "No move is left."
+
+
+def way_back_text(answer: dict[str, object], step: int | None) -> tuple[str, str, str]:
+    """After a lost hint, the answer of "Was it winnable?" as a toast: its sentence, and its
+    button's ``data-action`` and label: undo to the last move from which a win was proved,
+    else a proved-winnable deal."""
+    if step is not None:
+        return (
+            f"It could still be won before move {step + 1}.",
+            "undo-to",
+            f"Undo to before move {step + 1}",
+        )
+    if answer.get("from_start") == "unwinnable":
+        return "This deal could not be won, whatever you played.", "winnable-deal", "Winnable deal"
+    if answer.get("error"):
+        return f"The solver failed: {answer['error']}", "winnable-deal", "Winnable deal"
+    return (
+        "The solver could not find in time where the win was lost.",
+        "winnable-deal",
+        "Winnable deal",
+    )
 
 
 def verdict_text(answer: dict[str, object], game_id: str) -> tuple[str, int | None]:
@@ -241,14 +277,15 @@ def won_html(
     hints: int = 0,
 ) -> str:
     """The win dialog's numbers; a new record is marked "(best!)"; a win with hints says how
-    many (and that it sets no best time or moves)."""
+    many were used (and that only a game won without them sets a best time or moves)."""
 
     def rec(key: str) -> str:
         return ' <span class="record">(best!)</span>' if records.get(key) else ""
 
     rate = stats.win_rate
     helped = (
-        f'<dt>Hints</dt><dd data-k="hints">{hints} (no best time or moves with hints)</dd>'
+        f'<dt>Hints</dt><dd data-k="hints">{hints} used — best time and fewest moves '
+        "count only games won without hints</dd>"
         if hints
         else '<dt>Hints</dt><dd data-k="hints">none</dd>'
     )
