@@ -7,8 +7,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from harness import screenshot
+from harness import open_game, screenshot
 from playwright.sync_api import Page, expect
+from test_ui_solver import ANSWERED, QUICK_DEAL, SOLVER_TIMEOUT_MS, hinted
 from test_ui_touch import game_with_moves, open_saved, strip_point, tap
 from ui_helpers import wait_still, wait_table
 
@@ -113,3 +114,43 @@ def test_a_second_tap_during_a_glide_to_a_pile_acts_where_the_cards_land(
     wait_still(page)
     assert page.locator("#board .card.selected").count() == 0
     expect(page.locator("#st-moves")).to_have_text(str(game.move_count))
+
+
+#: Records each hint ghost as it is added: where it stands then, and the card it copies.
+WATCH_GHOSTS = """() => {
+  window.ghosts = [];
+  new MutationObserver(records => { for (const r of records) for (const n of r.addedNodes)
+    if (n.classList && n.classList.contains('hint-ghost')) {
+      const b = n.getBoundingClientRect();
+      window.ghosts.push({x: b.x, y: b.y, suit: n.dataset.suit || ''});
+    }
+  }).observe(document.getElementById('board'), {childList: true, subtree: true});
+}"""
+
+
+def test_a_hint_slides_a_ghost_of_its_cards_to_the_target(phone_page: Page) -> None:
+    page = phone_page
+    open_game(page, "russian", QUICK_DEAL)
+    page.evaluate(WATCH_GHOSTS)
+    page.locator("#btn-hint").tap()
+    page.wait_for_function(ANSWERED, timeout=SOLVER_TIMEOUT_MS)
+    state, cards, _ = hinted(page)
+    assert state["hint"] == "winning"
+    page.wait_for_function("window.ghosts.length > 0", timeout=2000)
+    ghosts = page.evaluate("window.ghosts")
+    assert len(ghosts) == len(cards)
+    lead = page.locator(f'#board .card[data-card="{cards[0]}"]').bounding_box()
+    assert lead is not None
+    assert abs(ghosts[0]["x"] - lead["x"]) < 2  # it starts over the hinted card
+    assert abs(ghosts[0]["y"] - lead["y"]) < 2
+    screenshot(page, f"{SHOTS}/hint-ghost-390x844.png")
+    expect(page.locator("#board .hint-ghost")).to_have_count(0, timeout=3000)  # gone after
+    assert hinted(page)[1] == cards  # the real cards did not move: still marked
+    # with reduced motion nothing slides; the marks and the words stay
+    page.emulate_media(reduced_motion="reduce")
+    page.evaluate("window.ghosts = []")
+    page.locator("#btn-hint").tap()
+    expect(page.locator("#btn-hint")).to_have_attribute("data-hint-from", "line")
+    expect(page.locator("#toast")).to_contain_text("It leads to a win")
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.ghosts.length") == 0

@@ -1145,8 +1145,10 @@ def test_a_lost_hint_marks_a_legal_move_and_offers_the_way_back() -> None:
     c.advice.verdict_answered(ask.position, answer)
     toast = change_toast(c.take_effects())
     assert (toast.text, toast.action, toast.label) == (
-        ("This deal can no longer be won from here. You can still play: "
-        f"{c.describe_move(hint.move)}. It could still be won before move 2."),
+        (
+            "This deal can no longer be won from here. You can still play: "
+            f"{c.describe_move(hint.move)}. It could still be won before move 2."
+        ),
         "undo-to",
         "Undo to before move 2",
     )

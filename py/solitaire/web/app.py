@@ -28,6 +28,7 @@ from .celebration import Celebration
 from .controller import Controller
 from .dialogs import Dialogs, close_all
 from .dom import Messages, StatusView, by_id
+from .hint_ghost import HintGhost
 from .keyboard import KeyboardInput
 from .pointer import PointerInput
 from .solver_client import WinnableLists
@@ -65,6 +66,7 @@ class App:
             _store(), self.winnable, self.view, lambda: float(js.performance.now())
         )
         self.player = StepPlayer(self.view, lambda: self.controller.position)
+        self.ghost = HintGhost(self.view)
         self.status = StatusView(self.board_el)
         self._proxies: list[Any] = []
         self.messages: Messages = Messages(self._proxy(self._hide_toast))
@@ -182,6 +184,8 @@ class App:
 
     def draw_marks(self) -> None:
         self.view.set_marks(*self.controller.ui.marks())
+        if self.ghost.ghosts and not self.controller.ui.hint.cards:
+            self.ghost.clear()  # the hint is over (the table changed): so is its slide
 
     def carry_out(self, effect: fx.Effect) -> None:
         self.handlers[type(effect)](effect)
@@ -242,6 +246,8 @@ class App:
         if self.hint_timer is not None:
             js.clearTimeout(self.hint_timer)
         self.hint_timer = js.setTimeout(self._p_unhint, HINT_SHOW_MS)
+        hint = self.controller.ui.hint
+        self.ghost.slide(hint.cards, hint.target)
 
     def celebrate(self) -> None:
         """The win: a sound, the cards' cascade (none with reduced motion), then the dialog."""
