@@ -45,7 +45,7 @@ class HintGhost:
         if js.window.matchMedia("(prefers-reduced-motion: reduce)").matches:
             return
         view = self.view
-        left, top, _, bottom = view.card_rect(cards[0])
+        left, top, _, _ = view.card_rect(cards[0])
         on = view.shown.get(target, ())
         if on:
             x, y, _, b = view.card_rect(on[-1])
