@@ -28,6 +28,7 @@ def teacher(game_id: str, done: tuple[str, ...] = ()) -> tuple[Controller, Clock
     grid.controller = c
     c.teaching.enabled = True
     c.deals.boot(f"#{game_id}/5")
+    c.teaching.begin_due()  # as App.act does after the intent
     c.take_effects()
     return c, clock
 

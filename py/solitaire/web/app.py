@@ -179,6 +179,8 @@ class App:
         ):
             self.act_on_hand(c.teaching.end)  # another table: the lesson ends first
         self.act_on_hand(intent, *args)
+        if c.teaching.due:
+            self.act_on_hand(c.teaching.begin_due)
         self.status.render(self.controller.game, self.controller.ui)
         self.lesson_view.render(c.teaching)
         self.messages.save_problem(self.controller.store.problem())

@@ -212,11 +212,19 @@ class Teaching:
         self.lesson: Lesson | None = None
         # off until the page turns them on (app.py; not for its e2e tests unless they ask)
         self.enabled = False
+        self.due = False  # a game was opened: its lesson, once the intent is done
 
     def first_open(self) -> None:
-        """A game came to the table as the player's choice: its lesson, the first time."""
+        """A game came to the table as the player's choice (``Controller.show``): its lesson
+        is due, begun by ``begin_due`` once the intent that opened it has finished (its undo
+        step and its toast are about the player's game, not the lesson)."""
+        self.due = True
+
+    def begin_due(self) -> None:
+        """The lesson of the game just opened, the first time it is opened."""
         c = self.c
-        if self.enabled and self.lesson is None and c.game_id not in c.settings.lessons_done:
+        due, self.due = self.due, False
+        if due and self.enabled and c.game_id not in c.settings.lessons_done:
             self.begin()
 
     def begin(self) -> None:
