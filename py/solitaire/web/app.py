@@ -388,7 +388,7 @@ class App:
             "continue": c.changes.continue_aside,
             "winnable-deal": c.deals.winnable_deal,
             "how-to-play": c.teaching.begin,
-            "skip-lesson": c.teaching.end,
+            "skip-lesson": c.teaching.skip,
             "lessons-again": self.lessons_again,
         }
         views: dict[str, Callable[[], None]] = {

@@ -278,6 +278,10 @@ class Teaching:
         c.announce(f"Back to your game: {c.describe_table()}.")
         return True
 
+    def skip(self) -> None:
+        """The panel's Skip (or "Back to my game") button."""
+        self.end()
+
     def rule_chip(self) -> str:
         """The status line's one-line rule, on the game's first deals."""
         c = self.c
