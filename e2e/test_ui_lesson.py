@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 
-from harness import open_game, screenshot, wait_ready
-from playwright.sync_api import Page, expect
+from harness import Watch, guard, open_game, origin, screenshot, wait_ready
+from playwright.sync_api import Browser, Page, expect
+from serve import SiteServer
 from test_ui_touch import finger_drag, pile_point
 from ui_helpers import KEY_SETTINGS, dom_piles, drag, seed_storage, wait_still, with_lessons
 
@@ -166,3 +167,41 @@ def test_the_rule_chip_shows_on_the_first_deals_and_not_after(page: Page) -> Non
         page.locator("#btn-new").click()
         expect(page.locator("#st-moves")).to_have_text("0")
     expect(chip).to_be_hidden()
+
+
+NO_SCROLL = "() => document.scrollingElement.scrollHeight <= innerHeight + 1"
+
+
+def test_the_lesson_fits_a_phone_upright_and_on_its_side(
+    browser: Browser, site_server: SiteServer, watch: Watch
+) -> None:
+    """Every game's lesson position, with its panel, fits 390x844 and 844x390 unscrolled."""
+    watch.origins.add(origin(site_server.url))
+    for width, height in ((390, 844), (844, 390)):
+        ctx = browser.new_context(
+            base_url=site_server.url,
+            service_workers="block",
+            viewport={"width": width, "height": height},
+            is_mobile=True,
+            has_touch=True,
+            device_scale_factor=2,
+        )
+        guard(ctx, watch)
+        page = ctx.new_page()
+        with_lessons(page)
+        for n, game_id in enumerate(GAMES):
+            if n == 0:
+                open_game(page, game_id, 1)
+            else:
+                page.goto(f"./#{game_id}/1")
+            expect(page.locator(PANEL)).to_be_visible()
+            wait_still(page)
+            assert page.evaluate(NO_SCROLL), (game_id, width, height)
+            panel = page.locator(PANEL).bounding_box()
+            board = page.locator("#board .card").first.bounding_box()
+            assert panel is not None
+            assert board is not None
+            screenshot(page, f"{SHOTS}/lesson-{width}x{height}-{game_id}.png")
+            page.keyboard.press("Escape")
+            expect(page.locator(PANEL)).to_be_hidden()
+        ctx.close()
