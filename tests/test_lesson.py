@@ -70,6 +70,7 @@ def test_the_lesson_shows_on_the_first_open_and_finishing_marks_it_done(game_id:
     assert lesson.plan.game_id == game_id
     assert c.position == PLANS[game_id].start()
     assert lesson.counter() == f"1 / {len(lesson.plan.steps)}"
+    assert c.ui.progress.finish_moves is None  # no Finish button in a lesson
     play_lesson(c)
     assert lesson.finished
     assert game_id in c.settings.lessons_done

@@ -385,7 +385,9 @@ class Controller:
                 self.announce("No moves left: this deal is stuck. Undo, restart or deal again.")
                 ui.verdict = Verdict()
                 self.emit(WarmSolver())
-        ui.progress.finish_moves = None if won else position.auto_finish()
+        # no Finish in a lesson: its moves are played one by one
+        lesson = self.teaching.lesson is not None
+        ui.progress.finish_moves = None if won or lesson else position.auto_finish()
         self.emit(HideInfoToast())
         hint = ui.hint
         hint.asked = None  # an answer still to come is about another position: ignored
