@@ -133,6 +133,14 @@ def test_skip_escape_and_how_to_play_leave_the_players_game_as_it_was(page: Page
     assert page.evaluate("() => localStorage.getItem('/solitaire.game.russian')") == saved
     page.locator("#btn-undo").click()  # the player's own undo history
     expect(page.locator("#st-moves")).to_have_text("0")
+    # Settings' "Show the lessons again": the lesson is back at the next open
+    page.locator("#btn-menu").click()
+    page.locator('#menu [data-action="settings"]').click()
+    page.locator("#set-lessons-again").click()
+    expect(page.locator("#dlg-settings")).not_to_be_visible()
+    page.reload()
+    wait_ready(page)
+    expect(page.locator(PANEL)).to_be_visible()
 
 
 def play_lesson_step_by_keys(page: Page) -> None:
