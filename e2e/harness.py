@@ -169,6 +169,12 @@ addEventListener('securitypolicyviolation', (e) => {
 """
 
 
+#: Runs in every page before its own scripts: no lesson and no rule chip (docs/ui-input.md,
+#: "Lessons"), so that every test starts on the game itself; ``ui_helpers.with_lessons`` turns
+#: them back on for a test that asks.
+NO_LESSONS_SCRIPT = "globalThis.solitaireNoLessons = true;"
+
+
 def guard(context: BrowserContext, watch: Watch) -> None:
     """Abort and record every request not for ``watch.origins``; record errors, requests and
     Content-Security-Policy violations (each one fails the test at teardown)."""
@@ -188,6 +194,7 @@ def guard(context: BrowserContext, watch: Watch) -> None:
 
     context.expose_function("__cspViolation", on_csp_violation)
     context.add_init_script(CSP_WATCH_SCRIPT)
+    context.add_init_script(NO_LESSONS_SCRIPT)
     context.on("console", watch.on_console)
     context.on("weberror", watch.on_web_error)
     context.on("request", watch.on_request)

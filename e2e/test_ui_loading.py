@@ -109,7 +109,9 @@ def test_bar_moves_while_the_main_thread_is_busy(any_page: Page, scheme: str) ->
     held = open_held(page)
     expect(page.locator("#boot")).to_be_visible()
     expect(page.locator("#boot-bar")).to_be_visible()
-    expect(page.locator("#boot-msg")).to_have_text("Downloading Python (only on the first visit)…")
+    expect(page.locator("#boot-msg")).to_have_text(
+        "Getting the cards ready — next time it opens at once"
+    )
     animations = page.evaluate(ANIMATIONS_JS)
     assert animations == [
         {

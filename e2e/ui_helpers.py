@@ -266,6 +266,12 @@ def seed_storage(page: Page, items: dict[str, str]) -> None:
     page.context.add_init_script(SEED % json.dumps(items))
 
 
+def with_lessons(page: Page) -> None:
+    """The lessons and the rule chip on in this context (the harness turns them off: its
+    NO_LESSONS_SCRIPT). Call before the first ``open_game``."""
+    page.context.add_init_script("globalThis.solitaireNoLessons = false;")
+
+
 def storage(page: Page, key: str) -> Any:
     text = page.evaluate("k => localStorage.getItem(k)", key)
     return None if text is None else json.loads(text)

@@ -31,7 +31,7 @@
    * cache; "restore": from a memory snapshot of an earlier visit (web/pyodide-boot.mjs). */
   var STEPS = [
     ["page", "Loading…"],
-    ["download", "Downloading Python (only on the first visit)…"],
+    ["download", "Getting the cards ready — next time it opens at once"],
     ["start", "Starting Python…"],
     ["restore", "Restoring Python…"],
     ["game", "Loading the game…"],

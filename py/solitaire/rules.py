@@ -71,6 +71,8 @@ class GameRules:
     solver: SolverFamily = "yukon"
     solver_sees: str = "The solver sees the face-down cards."
     rules_text: RulesText = RulesText()
+    #: the status line's one-line rule chip on a game's first deals (docs/ui-input.md, "Lessons")
+    rule_line: str = ""
 
     @property
     def cards(self) -> int:
@@ -91,6 +93,7 @@ class GameRules:
 
 
 RUSSIAN = GameRules(
+    rule_line="Build down in suit · any face-up card moves with the cards on it",
     id="russian",
     name="Russian Solitaire",
     decks=1,
@@ -127,6 +130,7 @@ RUSSIAN = GameRules(
 )
 
 DOUBLE_RUSSIAN = GameRules(
+    rule_line="Build down in suit · any face-up card moves with the cards on it",
     id="double-russian",
     name="Double Russian Solitaire",
     decks=2,
@@ -159,6 +163,7 @@ DOUBLE_RUSSIAN = GameRules(
 )
 
 DOUBLE_RAIL = GameRules(
+    rule_line="Build down in any suit · the stock is dealt once, one card at a time",
     id="double-rail",
     name="Double Rail",
     decks=2,
@@ -197,6 +202,7 @@ DOUBLE_RAIL = GameRules(
 )
 
 DOUBLE_FREECELL = GameRules(
+    rule_line="Alternate colours · 6 free cells · each foundation goes A to K twice",
     id="double-freecell",
     name="Double FreeCell",
     decks=2,

@@ -30,6 +30,7 @@ from .dialogs import Dialogs, close_all
 from .dom import Messages, StatusView, by_id
 from .hint_ghost import HintGhost
 from .keyboard import KeyboardInput
+from .lesson_view import LessonView
 from .pointer import PointerInput
 from .solver_client import WinnableLists
 from .sound import Sounds
@@ -68,6 +69,7 @@ class App:
         self.player = StepPlayer(self.view, lambda: self.controller.position)
         self.ghost = HintGhost(self.view)
         self.status = StatusView(self.board_el)
+        self.lesson_view = LessonView()
         self._proxies: list[Any] = []
         self.messages: Messages = Messages(self._proxy(self._hide_toast))
         self.background = Background(
@@ -127,6 +129,8 @@ class App:
             self.view.animate_enabled = False
         self.controller.coarse_pointer = bool(window.matchMedia("(pointer: coarse)").matches)
         self.apply_settings()
+        # the e2e harness turns the lessons and the rule chip off unless a test asks for them
+        self.controller.teaching.enabled = not getattr(window, "solitaireNoLessons", False)
         board = self.board_el  # web/table-preview.js marks a table it painted
         painted = (str(board.getAttribute("data-game")), str(board.getAttribute("data-deal")))
         preview = board.getAttribute("data-preview")
@@ -169,8 +173,17 @@ class App:
     def act(self, intent: Callable[..., Any], *args: Any) -> None:
         """Run one intent: settle the table, call the controller, show what it asked for."""
         self.player.flush()
+        c = self.controller
+        if c.teaching.lesson is not None and getattr(intent, "__self__", None) in (
+            c.deals,
+            c.changes,
+        ):
+            self.act_on_hand(c.teaching.end)  # another table: the lesson ends first
         self.act_on_hand(intent, *args)
+        if c.teaching.due:
+            self.act_on_hand(c.teaching.begin_due)
         self.status.render(self.controller.game, self.controller.ui)
+        self.lesson_view.render(c.teaching)
         self.messages.save_problem(self.controller.store.problem())
 
     def act_on_hand(self, intent: Callable[..., Any], *args: Any) -> None:
@@ -302,7 +315,7 @@ class App:
         """Another tab of this origin wrote to localStorage."""
         key = ev.key
         name = None if key is None else self.controller.store.name_of(str(key))
-        if key is None or name is not None:
+        if (key is None or name is not None) and self.controller.teaching.lesson is None:
             self.act(self.controller.tabs.storage_changed, name)
             self.apply_settings()
 
@@ -346,7 +359,8 @@ class App:
             self.leave()
         else:
             self.controller.shown_again()
-            self.act(self.controller.tabs.follow_game)
+            if self.controller.teaching.lesson is None:
+                self.act(self.controller.tabs.follow_game)
 
     # ------------------------------------------------------------------ toolbar and menu
 
@@ -378,6 +392,9 @@ class App:
             "toggle-sound": self.toggle_sound,
             "continue": c.changes.continue_aside,
             "winnable-deal": c.deals.winnable_deal,
+            "how-to-play": c.teaching.begin,
+            "skip-lesson": c.teaching.skip,
+            "lessons-again": self.lessons_again,
         }
         views: dict[str, Callable[[], None]] = {
             "deal": d.show_deal,
@@ -397,6 +414,12 @@ class App:
             self.act(intents[action])
         elif action in views:
             views[action]()
+
+    def lessons_again(self) -> None:
+        """Settings' "Show the lessons again": every game's lesson shows at its next open."""
+        c = self.controller
+        c.settings_changed(replace(c.settings, lessons_done=()))
+        c.toast("The lessons will show again.", info=True)
 
     def on_game_select(self, ev: Any) -> None:
         self.act(self.controller.deals.choose_game, str(ev.target.value))

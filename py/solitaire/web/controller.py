@@ -23,6 +23,7 @@ from .documents import Saved, Settings
 from .gestures import Gestures
 from .keys import Keys
 from .layout import Layout, layout
+from .lesson import Teaching
 from .markup import preview_looks, table_preview
 from .picking import Picking
 from .ports import Geometry, Winnable
@@ -94,6 +95,7 @@ class Controller:
         self.tabs = TabSync(self)  # follows what other tabs save
         self.changes = Changes(self)  # restart, new deal, ... as undoable steps
         self.deals = Deals(self, self.changes, winnable, random_deal)  # which deal is shown
+        self.teaching = Teaching(self)  # the lessons; the player's game is set aside meanwhile
 
     # ------------------------------------------------------------------ reading
 
@@ -111,10 +113,12 @@ class Controller:
 
     def new_deal(self) -> None:
         """The New deal button or N (``Deals.new_deal``)."""
+        self.teaching.end()
         self.deals.new_deal()
 
     def hint(self) -> None:
         """The Hint button or H (``Advice.hint``)."""
+        self.teaching.end()
         self.advice.hint()
 
     def clear_hint(self) -> None:
@@ -194,6 +198,7 @@ class Controller:
         if not boot:
             self.announce(f"{self.describe_table()}.")
             self.show_notices()
+        self.teaching.first_open()
 
     def name_table(self, push: bool) -> None:
         """The address and the title name the deal shown."""
@@ -219,7 +224,7 @@ class Controller:
     def keep_table(self, release: str) -> None:
         """Keep the table on the screen for the next visit's first paint (``Store.save_table``,
         web/table-preview.js), with the looks the settings give it."""
-        if not self.loaded:
+        if not self.loaded or self.teaching.lesson is not None:
             return
         game = self.game
         self.store.save_table(
@@ -236,7 +241,7 @@ class Controller:
 
     def persist(self) -> SaveResult | None:
         """Save the game (None: not before a real game is loaded; see ``Store.save_game``)."""
-        if not self.loaded:
+        if not self.loaded or self.teaching.lesson is not None:  # a lesson is never saved
             return None
         return self.store.save_game(self.saved)
 
@@ -256,6 +261,10 @@ class Controller:
     def play(self, move: Move, dragged: tuple[int, ...] = ()) -> bool:
         """Play a player's move (and the auto-moves it sets off), or say why not."""
         before = self.position
+        if self.position.why_illegal(move) is None and self.teaching.refuses(move):
+            if dragged:
+                self.emit(DragBack(dragged))
+            return False
         try:
             step = self.game.play(move)
         except IllegalMove as error:
@@ -268,6 +277,7 @@ class Controller:
         self.emit(Show(before, tuple(step), AUTO_STEP_MS, dragged))
         self.announce(describe_step(self.position, step, moving))
         self.after_change(player=True)
+        self.teaching.played()
         return True
 
     def started(self) -> None:
@@ -279,7 +289,8 @@ class Controller:
             self.store.save_stats(self.game_id, stats)
         if self.ui.clock.last_tick is None:
             self.ui.clock.last_tick = self.now()
-        self.changes.moved()
+        if self.teaching.lesson is None:  # the player's table changes are not the lesson's
+            self.changes.moved()
 
     def after_change(self, player: bool = False) -> None:
         """Queue the save, refresh the status, count a win, queue auto-finish after a move."""
@@ -297,10 +308,18 @@ class Controller:
             self.emit(ShowWon())
         self.emit(SchedulePersist())
         self.position_changed()
-        if player and self.settings.automove and ui.progress.finish_moves and not position.is_won():
+        if (
+            player
+            and self.settings.automove
+            and ui.progress.finish_moves
+            and not position.is_won()
+            and self.teaching.lesson is None
+        ):
             self.emit(AutoFinish())
 
     def finish(self) -> None:
+        if self.teaching.lesson is not None:
+            return  # the lesson's moves are played one by one
         self.cancel_drag()
         self.ui.hand.selection = None
         before = self.position
@@ -324,7 +343,9 @@ class Controller:
         """Take back the last move, or the last change of the table right after it."""
         self.cancel_drag()
         self.ui.hand.selection = None
-        if self.changes.undo():  # a change of the table is always the last thing done
+        if (
+            self.teaching.lesson is None and self.changes.undo()
+        ):  # a change of the table is always the last thing done
             return
         if self.game.undo() is None:
             self.announce("Nothing to undo.")
@@ -364,7 +385,9 @@ class Controller:
                 self.announce("No moves left: this deal is stuck. Undo, restart or deal again.")
                 ui.verdict = Verdict()
                 self.emit(WarmSolver())
-        ui.progress.finish_moves = None if won else position.auto_finish()
+        # no Finish in a lesson: its moves are played one by one
+        lesson = self.teaching.lesson is not None
+        ui.progress.finish_moves = None if won or lesson else position.auto_finish()
         self.emit(HideToast())
         hint = ui.hint
         hint.asked = None  # an answer still to come is about another position: ignored
@@ -420,6 +443,10 @@ class Controller:
 
     def put_back(self) -> bool:
         return self.picking.put_back()
+
+    def skip_lesson(self) -> bool:
+        """Skip (Escape, the lesson's Skip button) or leave a lesson (``Teaching.end``)."""
+        return self.teaching.end()
 
     def activate(self, pile: PileRef, index: int | None) -> None:
         """A click, a tap or Enter on a pile or one of its cards (``Picking.activate``)."""

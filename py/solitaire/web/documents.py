@@ -14,6 +14,7 @@ from typing import Any
 
 from .. import MAX_DEAL
 from ..game import Game
+from ..rules import GAMES
 
 MAX_COUNT = 10**12  # far above any real count of deals
 THEMES = ("system", "light", "dark")
@@ -39,6 +40,8 @@ class Settings:
     table: str = TABLES[0]
     sound: bool = False  # card, refused-move and win sounds
     show_timer: bool = True
+    # the games whose lesson was finished or skipped (web/lesson.py): never shown again
+    lessons_done: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         doc: dict[str, Any] = {
@@ -56,6 +59,8 @@ class Settings:
         doc["table"] = self.table
         doc["sound"] = self.sound
         doc["showTimer"] = self.show_timer
+        if self.lessons_done:
+            doc["lessonsDone"] = list(self.lessons_done)
         return doc
 
     @classmethod
@@ -73,6 +78,7 @@ class Settings:
         table = doc.get("table", TABLES[0])
         sound = doc.get("sound", False)
         show_timer = doc.get("showTimer", True)
+        lessons = doc.get("lessonsDone", [])
         if (
             not isinstance(automove, bool)
             or not isinstance(four, bool)
@@ -84,11 +90,15 @@ class Settings:
             or table not in TABLES
             or not isinstance(sound, bool)
             or not isinstance(show_timer, bool)
+            or not isinstance(lessons, list)
+            or len(lessons) > len(GAMES)
+            or not all(isinstance(g, str) and g in GAMES for g in lessons)
         ):
             raise ValueError("unexpected values")
         s.automove, s.four_color, s.theme, s.winnable_only = automove, four, theme, winnable
         s.tap_move, s.vibrate = tap_move, vibrate
         s.card_back, s.table, s.sound, s.show_timer = card_back, table, sound, show_timer
+        s.lessons_done = tuple(dict.fromkeys(lessons))
         return s
 
 

@@ -44,8 +44,8 @@ class Keys:
             return False
         if ctrl:
             return self.ctrl_key(key.lower(), shift)
-        if key == "Escape":
-            return self.c.put_back()
+        if key == "Escape":  # what the hand holds goes back; else a lesson is skipped
+            return self.c.put_back() or self.c.skip_lesson()
         if key in GLOBAL_KEYS:
             if not repeat:
                 GLOBAL_KEYS[key](self)
