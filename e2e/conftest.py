@@ -30,7 +30,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,6 +42,7 @@ from harness import (
     CHROMIUM_ARGS,
     DEBIAN_CHROMIUM,
     VIEWPORT,
+    Screen,
     Watch,
     guard,
     origin,
@@ -166,6 +167,41 @@ def phone_page(
     pg = phone.new_page()
     yield pg
     _finish(request, pg, watch)
+
+
+@pytest.fixture
+def screen_page(
+    request: pytest.FixtureRequest, browser: Browser, site_server: SiteServer, watch: Watch
+) -> Iterator[Callable[[Screen], Page]]:
+    """``screen_page(size)`` opens a page in a fresh guarded context of that screen; opening
+    the next closes the one before. The last is checked at teardown like ``page``."""
+    watch.origins.add(origin(site_server.url))
+    opened: list[tuple[BrowserContext, Page]] = []
+
+    def open_page(size: Screen) -> Page:
+        width, height, touch = size
+        if opened:
+            opened.pop()[0].close()
+        ctx = browser.new_context(
+            base_url=site_server.url,
+            service_workers="block",
+            viewport={"width": width, "height": height},
+            is_mobile=touch,
+            has_touch=touch,
+            device_scale_factor=2 if touch else 1,
+        )
+        guard(ctx, watch)
+        pg = ctx.new_page()
+        opened.append((ctx, pg))
+        return pg
+
+    yield open_page
+    if opened:
+        ctx, pg = opened.pop()
+        try:
+            _finish(request, pg, watch)
+        finally:
+            ctx.close()
 
 
 @pytest.fixture(params=["phone", "desktop"])

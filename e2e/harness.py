@@ -62,6 +62,11 @@ def origin(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
+#: A screen to open a page on (conftest's ``screen_page``): (width, height, touch). A touch
+#: screen is a mobile one with 2x pixels; the others are desktops with a mouse.
+Screen = tuple[int, int, bool]
+
+
 @dataclass
 class Watch:
     """What a browser context did that a clean run never does."""

@@ -7,10 +7,10 @@ the rule chip (#st-rule) on a game's first deals only."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
 
-from harness import Watch, guard, open_game, origin, screenshot, wait_ready
-from playwright.sync_api import Browser, Page, expect
-from serve import SiteServer
+from harness import Screen, open_game, screenshot, wait_ready
+from playwright.sync_api import Page, expect
 from test_ui_touch import finger_drag, pile_point
 from ui_helpers import KEY_SETTINGS, dom_piles, drag, seed_storage, wait_still, with_lessons
 
@@ -72,14 +72,21 @@ def back_to_the_game(page: Page, game_id: str, fingers: bool) -> None:
     expect(page.locator("#st-moves")).to_have_text("0")
 
 
-def test_a_desktop_mouse_plays_every_games_lesson_once(page: Page) -> None:
-    with_lessons(page)
+def each_games_lesson(page: Page) -> Iterator[str]:
+    """Open deal 1 of each game in turn (the first by a fresh boot, the rest by the URL)
+    and yield its id once its lesson panel shows."""
     for n, game_id in enumerate(GAMES):
         if n == 0:
             open_game(page, game_id, 1)
         else:
             page.goto(f"./#{game_id}/1")
         expect(page.locator(PANEL)).to_be_visible()
+        yield game_id
+
+
+def test_a_desktop_mouse_plays_every_games_lesson_once(page: Page) -> None:
+    with_lessons(page)
+    for game_id in each_games_lesson(page):
         expect(page.locator("#board")).to_have_attribute("data-deal", "")
         play_lesson(page, game_id, fingers=False, shots=f"lesson-desktop-{game_id}")
         back_to_the_game(page, game_id, fingers=False)
@@ -181,28 +188,13 @@ NO_SCROLL = "() => document.scrollingElement.scrollHeight <= innerHeight + 1"
 
 
 def test_the_lesson_fits_a_phone_upright_and_on_its_side(
-    browser: Browser, site_server: SiteServer, watch: Watch
+    screen_page: Callable[[Screen], Page],
 ) -> None:
     """Every game's lesson position, with its panel, fits 390x844 and 844x390 unscrolled."""
-    watch.origins.add(origin(site_server.url))
     for width, height in ((390, 844), (844, 390)):
-        ctx = browser.new_context(
-            base_url=site_server.url,
-            service_workers="block",
-            viewport={"width": width, "height": height},
-            is_mobile=True,
-            has_touch=True,
-            device_scale_factor=2,
-        )
-        guard(ctx, watch)
-        page = ctx.new_page()
+        page = screen_page((width, height, True))
         with_lessons(page)
-        for n, game_id in enumerate(GAMES):
-            if n == 0:
-                open_game(page, game_id, 1)
-            else:
-                page.goto(f"./#{game_id}/1")
-            expect(page.locator(PANEL)).to_be_visible()
+        for game_id in each_games_lesson(page):
             wait_still(page)
             assert page.evaluate(NO_SCROLL), (game_id, width, height)
             panel = page.locator(PANEL).bounding_box()
@@ -212,4 +204,3 @@ def test_the_lesson_fits_a_phone_upright_and_on_its_side(
             screenshot(page, f"{SHOTS}/lesson-{width}x{height}-{game_id}.png")
             page.keyboard.press("Escape")
             expect(page.locator(PANEL)).to_be_hidden()
-        ctx.close()

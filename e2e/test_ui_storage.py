@@ -118,6 +118,7 @@ def test_settings_persist(page: Page) -> None:
         "table": "green",
         "sound": False,
         "showTimer": True,
+        "largeCards": False,
         "v": 1,  # the version of the page's documents (docs/save-format.md)
     }
 

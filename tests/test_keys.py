@@ -116,19 +116,3 @@ def test_a_focused_pile_acts_as_its_top_card() -> None:
     assert c.keys.press("ArrowUp", on_board=True, pile=t5, index=None)
     focus = [(e.pile, e.index) for e in c.take_effects() if isinstance(e, fx.Focus)]
     assert focus == [(t5, top(c, t5) - 1)]
-
-
-def test_a_toast_hides_the_cards_it_overlaps_not_those_it_touches() -> None:
-    """``covered`` counts the cards in play a toast would hide, where the page weighs the
-    foot of the table against its top: rectangles that only touch it, or lie beside or
-    above it, do not count."""
-    from solitaire.web.layout import covered
-
-    toast = (100.0, 300.0, 400.0, 340.0)
-    assert covered(toast, [(390.0, 330.0, 430.0, 390.0)]) == 1  # under its right edge
-    assert covered(toast, [(0.0, 0.0, 40.0, 50.0), (150.0, 200.0, 190.0, 301.0)]) == 1
-    assert covered(toast, [(110.0, 290.0, 150.0, 350.0), (160.0, 290.0, 200.0, 350.0)]) == 2
-    assert covered(toast, []) == 0
-    assert covered(toast, [(400.0, 300.0, 440.0, 340.0)]) == 0  # beside it, touching
-    assert covered(toast, [(150.0, 200.0, 190.0, 300.0)]) == 0  # above it, touching
-    assert covered(toast, [(50.0, 350.0, 90.0, 400.0)]) == 0

@@ -81,6 +81,8 @@ def test_the_board_custom_properties_are_the_layout_s() -> None:
         "--pd": str(rules.card_plan[0]),
         "--pu": str(rules.card_plan[1]),
         "--siderows": str((len(table.top) + 1) // 2),
+        "--dd": "0",  # the deal's tallest pile: Double Rail deals one face-up card a pile
+        "--du": "1",
     }
 
 
@@ -157,6 +159,7 @@ def test_the_page_keeps_the_table_it_shows_with_its_looks() -> None:
         "theme": "dark",
         "four": True,
         "timer": True,
+        "large": False,
     }
 
 

@@ -59,6 +59,24 @@ def test_words() -> None:
     assert pile_label(STOCK, (1, 2), 2) == "Stock, 2 cards, deal one card"
 
 
+def test_large_cards_round_trip_and_older_settings_load_without_it() -> None:
+    """``largeCards``: saved and loaded; a settings document of an older page (no such key)
+    loads with it off and its other values kept; a value of another type drops the document,
+    as any bad value does."""
+    backend = MemoryBackend()
+    store = Store(backend)
+    store.save_settings(Settings(large_cards=True, theme="dark"))
+    assert json.loads(backend.data["solitaire.settings"])["largeCards"] is True
+    assert Store(backend).load_settings() == Settings(large_cards=True, theme="dark")
+    older = {"automove": False, "fourColor": True, "theme": "light", "showTimer": False}
+    backend.data["solitaire.settings"] = json.dumps(older)
+    got = Store(backend).load_settings()
+    assert got == Settings(automove=False, four_color=True, theme="light", show_timer=False)
+    assert got.large_cards is False
+    backend.data["solitaire.settings"] = json.dumps({**older, "largeCards": "yes"})
+    assert Store(backend).load_settings() == Settings()
+
+
 def test_store_round_trips_and_drops_bad_entries() -> None:
     backend = MemoryBackend()
     store = Store(backend)

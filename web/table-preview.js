@@ -28,7 +28,7 @@
   var VERSION = 1;
   var NAME = "solitaire.";
   var MAX_CHARS = 400000;
-  var VARS = ["--cols", "--tcols", "--pd", "--pu", "--siderows"];
+  var VARS = ["--cols", "--tcols", "--pd", "--pu", "--siderows", "--dd", "--du"];
   var STATUS = ["st-game-full", "st-deal", "st-moves", "st-time"];
   if (root.dataset.app !== "loading") return;
   /* The game and deal the address names ("#game/deal", "#game": Python's format_hash), or
@@ -138,6 +138,7 @@
     if (word.test(looks.table)) root.dataset.table = looks.table;
     if (looks.theme === "light" || looks.theme === "dark") root.dataset.theme = looks.theme;
     board.classList.toggle("four-color", looks.four === true);
+    board.classList.toggle("large-cards", looks.large === true);
     var clock = document.getElementById("st-clock");
     if (clock && looks.timer === false) clock.hidden = true;
     app.inert = true;

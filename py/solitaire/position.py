@@ -416,7 +416,8 @@ class Position:
 
     # ----------------------------------------------------------------- automatic play
 
-    def _on_foundations(self) -> dict[int, int]:
+    def home_counts(self) -> dict[int, int]:
+        """How many of each face (``card % 52``) are on the foundations."""
         counts: dict[int, int] = {}
         for pile in self._foundations:
             for c in pile:
@@ -424,12 +425,11 @@ class Position:
         return counts
 
     def is_safe(self, card: int, on_foundations: dict[int, int] | None = None) -> bool:
-        """No card that could ever be built on ``card`` in the tableau is left off the
-        foundations, so sending it up cannot cost the player anything."""
+        """Every card that could go on ``card`` in the tableau is home: it goes up safely."""
         below = rule_tables(self._rules).below[card % 52]
         if not below:  # an Ace
             return True
-        counts = self._on_foundations() if on_foundations is None else on_foundations
+        counts = self.home_counts() if on_foundations is None else on_foundations
         decks = self._rules.decks
         return all(counts.get(f, 0) >= decks for f in below)
 
@@ -452,7 +452,7 @@ class Position:
         moves: list[Move] = []
         position = self
         while True:
-            counts = position._on_foundations()
+            counts = position.home_counts()
             for source, card in position._tops():
                 if position.is_safe(card, counts):
                     move = position._foundation_move(source, card)

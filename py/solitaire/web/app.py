@@ -448,6 +448,7 @@ class App:
         s = self.controller.settings
         by_id("st-clock").hidden = not s.show_timer
         self.board_el.classList.toggle("four-color", s.four_color)
+        self.board_el.classList.toggle("large-cards", s.large_cards)
         root = document.documentElement
         root.dataset.back = s.card_back  # web/style.css reads both: the back and the felt
         root.dataset.table = s.table

@@ -17,7 +17,7 @@ from .text import clock, game_name, plural, stats_table_html, won_html
 from .wiring import Wiring
 
 CHECKS = ("set-automove", "set-fourcolor", "set-winnable", "set-tapmove", "set-vibrate")
-CONTROLS = (*CHECKS, "set-cardback", "set-table", "set-sound", "set-timer")
+CONTROLS = (*CHECKS, "set-cardback", "set-table", "set-sound", "set-timer", "set-largecards")
 
 
 def pick(value: str, choices: tuple[str, ...], fallback: str) -> str:
@@ -87,6 +87,7 @@ class Dialogs:
         by_id("set-table").value = s.table
         by_id("set-sound").checked = s.sound
         by_id("set-timer").checked = s.show_timer
+        by_id("set-largecards").checked = s.large_cards
         by_id("dlg-settings").showModal()
 
     def on_setting(self, ev: Any) -> None:
@@ -108,6 +109,7 @@ class Dialogs:
             table=pick(str(by_id("set-table").value), TABLES, old.table),
             sound=bool(by_id("set-sound").checked),
             show_timer=bool(by_id("set-timer").checked),
+            large_cards=bool(by_id("set-largecards").checked),
         )
         self.act(self.controller.settings_changed, settings)
         self.apply_settings()

@@ -42,6 +42,9 @@ class Settings:
     show_timer: bool = True
     # the games whose lesson was finished or skipped (web/lesson.py): never shown again
     lessons_done: tuple[str, ...] = ()
+    # cards sized for half the planned pile (web/style.css, .large-cards): bigger where the
+    # height, not the width, sets them; a long pile then tightens its own fan
+    large_cards: bool = False
 
     def to_json(self) -> dict[str, Any]:
         doc: dict[str, Any] = {
@@ -61,6 +64,7 @@ class Settings:
         doc["showTimer"] = self.show_timer
         if self.lessons_done:
             doc["lessonsDone"] = list(self.lessons_done)
+        doc["largeCards"] = self.large_cards
         return doc
 
     @classmethod
@@ -79,6 +83,7 @@ class Settings:
         sound = doc.get("sound", False)
         show_timer = doc.get("showTimer", True)
         lessons = doc.get("lessonsDone", [])
+        large = doc.get("largeCards", False)  # absent from older saves
         if (
             not isinstance(automove, bool)
             or not isinstance(four, bool)
@@ -93,12 +98,14 @@ class Settings:
             or not isinstance(lessons, list)
             or len(lessons) > len(GAMES)
             or not all(isinstance(g, str) and g in GAMES for g in lessons)
+            or not isinstance(large, bool)
         ):
             raise ValueError("unexpected values")
         s.automove, s.four_color, s.theme, s.winnable_only = automove, four, theme, winnable
         s.tap_move, s.vibrate = tap_move, vibrate
         s.card_back, s.table, s.sound, s.show_timer = card_back, table, sound, show_timer
         s.lessons_done = tuple(dict.fromkeys(lessons))
+        s.large_cards = large
         return s
 
 

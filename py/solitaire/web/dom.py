@@ -15,18 +15,10 @@ from js import document
 
 from ..game import Game
 from .advice import VERDICT_BUDGET
-from .layout import covered
-from .state import Rect, UIState
+from .state import UIState
 from .text import clock
 
 TOAST_MS = 2800
-#: The cards in play, which a toast should not hide: the end of every tableau pile, the cards
-#: in the free cells, the top cards of stock and waste.
-IN_PLAY = (
-    "#board .tableau .pile > .card:last-child, #board .cell > .card,"
-    " #board .stock > .card:last-child, #board .waste > .card:last-child"
-)
-
 _ELEMENTS: dict[str, Any] = {}
 
 
@@ -149,7 +141,8 @@ class StatusView:
 
 
 class Messages:
-    """The toast over the table, the live region, the notice bar and the saving-problem bar."""
+    """The toast (in the status bar's room), the live region, the notice bar and the
+    saving-problem bar."""
 
     def __init__(self, hide_toast: Any) -> None:
         self.p_hide = hide_toast  # a proxy of ``hide_toast``
@@ -176,33 +169,11 @@ class Messages:
         el.classList.toggle("has-action", bool(action))
         el.setAttribute("aria-hidden", "false" if action else "true")
         el.classList.toggle("info", info)
-        self.place_toast(el)
         el.classList.add("show")
         self.announce(text)
         if self.toast_timer is not None:
             js.clearTimeout(self.toast_timer)
         self.toast_timer = js.setTimeout(self.p_hide, ms)
-
-    def place_toast(self, el: Any) -> None:
-        """At the foot of the table, or at its top (``.high``) where the foot would hide more
-        cards in play: the piles' ends on a phone on its side, where the tableau fills the
-        height, or a long pile's on a phone held upright. Measured once per toast, never on
-        a move's path: a toast comes with a refusal, a hint or a change of deal."""
-        cards: list[Rect] = []
-        for card in document.querySelectorAll(IN_PLAY):
-            c = card.getBoundingClientRect()
-            cards.append((c.left, c.top, c.right, c.bottom))
-
-        def hides() -> int:
-            r = el.getBoundingClientRect()
-            return covered((r.left, r.top, r.right, r.bottom), cards)
-
-        el.classList.remove("high")
-        low = hides()
-        if low:
-            el.classList.add("high")
-            if hides() >= low:
-                el.classList.remove("high")
 
     def hide_stale_toast(self) -> None:
         """The table changed: the toast shown, about the table before, goes at once."""

@@ -12,12 +12,10 @@ controller.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..piles import CELL, FOUNDATION, STOCK, TABLEAU, WASTE, PileRef
 from ..rules import GameRules
-from .state import Rect
 
 
 @dataclass(frozen=True)
@@ -59,10 +57,3 @@ def layout(rules: GameRules) -> Layout:
     top += [None] * (cols - len(top) - len(foundations))
     top += foundations
     return Layout(cols=cols, top_slots=tuple(top), tableau=tuple(tableau))
-
-
-def covered(box: Rect, cards: Iterable[Rect]) -> int:
-    """How many of ``cards`` (left, top, right, bottom, CSS px) ``box`` overlaps: the page
-    shows a toast where it hides fewer cards in play (``Messages.place_toast``)."""
-    left, top, right, bottom = box
-    return sum(1 for c in cards if c[0] < right and left < c[2] and c[1] < bottom and top < c[3])

@@ -75,7 +75,8 @@ def board_html(position: Position) -> str:
 def board_vars(rules: GameRules) -> dict[str, str]:
     """The CSS custom properties of ``#board`` for a game (web/style.css sizes the cards from
     them and the screen): columns, tableau columns, the pile sizes the card size is planned
-    for, and the rows of the side columns of a landscape phone."""
+    for, the tallest pile of the deal (face-down, face-up: the strips it must show), and
+    the rows of the side columns of a landscape phone."""
     table = layout(rules)
     return {
         "--cols": str(table.cols),
@@ -83,6 +84,8 @@ def board_vars(rules: GameRules) -> dict[str, str]:
         "--pd": str(rules.card_plan[0]),
         "--pu": str(rules.card_plan[1]),
         "--siderows": str((len(table.top) + 1) // 2),
+        "--dd": str(max(down for down, _ in rules.tableau)),
+        "--du": str(max(up for _, up in rules.tableau)),
     }
 
 
@@ -94,6 +97,7 @@ def preview_looks(settings: Settings) -> dict[str, str | bool]:
         "theme": settings.theme,
         "four": settings.four_color,
         "timer": settings.show_timer,
+        "large": settings.large_cards,
     }
 
 
@@ -110,11 +114,11 @@ def table_preview(
     """The table as web/table-preview.js paints it before Python starts: the board's HTML and
     custom properties, the status line's texts, and the looks the settings give the page
     (``back``, ``table``, ``theme``: data attributes of <html>; ``four``: the four-colour deck;
-    ``timer``: the clock shown). ``release``: the page's release (index.html's
-    ``<meta name="release">``); a preview of another release is not shown, since its markup
-    may not match this release's style sheet. ``proved_winnable``: the status line's
-    "Winnable" mark shows (the deal is in the shipped winnable list), so that the line does not
-    shift when Python shows it."""
+    ``timer``: the clock shown; ``large``: the large cards). ``release``: the page's release
+    (index.html's ``<meta name="release">``); a preview of another release is not shown,
+    since its markup may not match this release's style sheet. ``proved_winnable``: the
+    status line's "Winnable" mark shows (the deal is in the shipped winnable list), so that the
+    line does not shift when Python shows it."""
     rules = position.rules
     return {
         "v": PREVIEW_VERSION,

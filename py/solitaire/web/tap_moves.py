@@ -41,10 +41,7 @@ def goes_up_safely(position: Position, card: int) -> bool:
     rules = position.rules
     if rules.foundations < 4 * rules.decks or rules.foundation_laps > 1:
         return False  # an Ace may have to wait (Double FreeCell's second round)
-    home: dict[int, int] = {}
-    for pile in position.foundations:
-        for c in pile:
-            home[face(c)] = home.get(face(c), 0) + 1
+    home = position.home_counts()
     below = rule_tables(rules).below[face(card)]
     return all(home.get(f, 0) >= rules.decks or rank(f) == 1 for f in below)
 
