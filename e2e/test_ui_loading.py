@@ -10,7 +10,8 @@ import base64
 
 import pytest
 from harness import wait_ready
-from playwright.sync_api import CDPSession, Page, Route, expect
+from playwright.sync_api import CDPSession, Page, expect
+from ui_helpers import HeldStart
 
 #: Records every value #boot-msg's data-step takes (the attribute's old values, then its last).
 STEP_RECORDER = """
@@ -40,28 +41,6 @@ ANIMATIONS_JS = """() => {
 #: returns at once and the test can look at the screen meanwhile).
 BUSY_JS = """(ms) => { setTimeout(() => { const end = performance.now() + ms;
   while (performance.now() < end) {} }, 0); }"""
-
-
-class HeldStart:
-    """Keeps back every request of Pyodide's wasm (or of its packed copy, which a first visit
-    fetches instead: build_site.PACKED_WASM) until ``release()``."""
-
-    def __init__(self, page: Page) -> None:
-        self.routes: list[Route] = []
-        self.released = False
-        page.route("**/vendor/pyodide/pyodide.asm.wasm*", self.hold)
-
-    def hold(self, route: Route) -> None:
-        if self.released:
-            route.fallback()  # on to the context's guard, which lets local requests through
-        else:
-            self.routes.append(route)
-
-    def release(self) -> None:
-        self.released = True
-        for route in self.routes:
-            route.fallback()
-        self.routes.clear()
 
 
 def bar_shots(cdp: CDPSession, page: Page, count: int, gap_ms: int) -> list[bytes]:

@@ -7,7 +7,7 @@ import json
 import time
 from typing import Any
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, Route, expect
 
 from solitaire import Game, Move, Position, card_name
 from solitaire.piles import TABLEAU, PileRef
@@ -295,3 +295,28 @@ def open_and_close_menu_dialogs(page: Page) -> None:
         expect(page.locator(dialog)).to_be_visible()
         page.locator(f"{dialog} button[type=submit]").click()
         expect(page.locator(dialog)).to_be_hidden()
+
+
+# ----------------------------------------------------------------------------- the start
+
+
+class HeldStart:
+    """Keeps back every request of Pyodide's wasm (or of its packed copy, which a first visit
+    fetches instead: build_site.PACKED_WASM) until ``release()``."""
+
+    def __init__(self, page: Page) -> None:
+        self.routes: list[Route] = []
+        self.released = False
+        page.route("**/vendor/pyodide/pyodide.asm.wasm*", self.hold)
+
+    def hold(self, route: Route) -> None:
+        if self.released:
+            route.fallback()  # on to the context's guard, which lets local requests through
+        else:
+            self.routes.append(route)
+
+    def release(self) -> None:
+        self.released = True
+        for route in self.routes:
+            route.fallback()
+        self.routes.clear()

@@ -20,6 +20,7 @@ import pytest
 from sitebuild import config
 
 from solitaire.rules import GAMES, GameRules, RulesText
+from solitaire.web.lesson import boot_readings
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -163,6 +164,7 @@ def test_the_parts_keep_the_placeholders_indentation() -> None:
         "<title>S: <!-- build: game short names --></title><meta content="
         '"<!-- build: game names -->">\n<select>\n    <!-- build: game options -->\n</select>\n'
         "  <!-- build: rules tabs -->\n<!-- build: rules -->\n<!-- build: first tables -->\n"
+        "<!-- build: boot lessons -->\n"
     )
     one = list(GAMES.values())[:1]
     out = build_site.render_page(html, one)
@@ -174,6 +176,21 @@ def test_the_parts_keep_the_placeholders_indentation() -> None:
     assert f'\n<section data-rules="{game.id}">\n  <h3>' in out
     two = list(GAMES.values())[:2]
     assert f"{two[0].name} and {two[1].name}" in build_site.render_page(html, two)
+
+
+def test_the_boot_lessons_block_holds_each_games_reading() -> None:
+    """The page's "boot lessons" data block (web/boot-lesson.js reads it) is the lessons'
+    readings of the page's games, and the game a first visit opens."""
+    (line,) = build_site.page_parts(GAMES.values())["boot lessons"]
+    prefix = '<script type="application/json" id="boot-lessons">'
+    assert line.startswith(prefix)
+    assert line.endswith("</script>")
+    data = json.loads(line[len(prefix) : -len("</script>")])
+    assert data == {"default": build_site.DEFAULT_GAME, "games": boot_readings()}
+    assert set(data["games"]) == set(GAMES)
+    (one,) = list(GAMES.values())[:1]
+    (line,) = build_site.page_parts([one])["boot lessons"]
+    assert list(json.loads(line[len(prefix) : -len("</script>")])["games"]) == [one.id]
 
 
 def _source_root(tmp_path: Path, index: str) -> Path:
@@ -466,6 +483,38 @@ def test_the_boot_module_gets_the_build_snapshot_url_and_size() -> None:
     assert build_site.stamp_boot_snapshot(text, None, 31_457_408) == text  # no snapshot
     unsized = build_site.stamp_boot_snapshot(text, "./s.bin.gz")
     assert build_site.BOOT_SNAPSHOT_SIZE_LINE in unsized  # Pyodide then waits for the bytes
+
+
+def test_the_boot_module_gets_the_downloads_sizes_for_the_byte_progress() -> None:
+    """The loading screen counts the packed wasm and the build's snapshot against the sizes
+    of their files, which the build writes into their marked lines (each exactly once)."""
+    lines = [
+        build_site.BOOT_SNAPSHOT_LINE,
+        build_site.BOOT_SNAPSHOT_SIZE_LINE,
+        build_site.BOOT_PACKED_WASM_LINE,
+        build_site.PACKED_WASM_BYTES_LINE,
+        build_site.BOOT_SNAPSHOT_BYTES_LINE,
+    ]
+    text = "\n".join(lines) + "\n"
+    stamped = build_site.stamp_boot_snapshot(text, "./s.bin.zst", 31_457_408, 2_589_648)
+    stamped = build_site.stamp_packed_wasm(stamped, "vendor/pyodide/w.wasm.zst", 2_903_465)
+    assert stamped.splitlines() == [
+        'const BOOT_SNAPSHOT = "./s.bin.zst";',
+        "const BOOT_SNAPSHOT_SIZE = 31457408;",
+        'const PACKED_WASM = "./vendor/pyodide/w.wasm.zst";',
+        "const PACKED_WASM_BYTES = 2903465;",
+        "const BOOT_SNAPSHOT_BYTES = 2589648;",
+    ]
+    # sizes unknown: the lines stay null (the loading screen then counts nothing of them)
+    plain = build_site.stamp_packed_wasm(build_site.stamp_boot_snapshot(text, "./s"), "w")
+    assert build_site.PACKED_WASM_BYTES_LINE in plain
+    assert build_site.BOOT_SNAPSHOT_BYTES_LINE in plain
+    with pytest.raises(build_site.BuildError, match="PACKED_WASM_BYTES"):
+        build_site.stamp_packed_wasm(build_site.BOOT_PACKED_WASM_LINE, "w", 10)
+    # the source holds each line once
+    source = (ROOT / "web" / "pyodide-boot.mjs").read_text(encoding="utf-8")
+    for line in lines:
+        assert source.count(line) == 1, line
 
 
 def test_the_snapshot_is_packed_with_zstd_where_the_build_has_it_and_gzip_otherwise(

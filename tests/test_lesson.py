@@ -14,7 +14,7 @@ from test_controller import Clock, Grid, Winnable
 from solitaire import GAMES, Move, Position
 from solitaire.web.controller import Controller
 from solitaire.web.documents import Settings
-from solitaire.web.lesson import PLANS, RULE_CHIP_DEALS
+from solitaire.web.lesson import PLANS, RULE_CHIP_DEALS, boot_readings
 from solitaire.web.store import MemoryBackend, Store
 
 
@@ -35,6 +35,23 @@ def teacher(game_id: str, done: tuple[str, ...] = ()) -> tuple[Controller, Clock
 
 def test_every_game_has_a_plan() -> None:
     assert set(PLANS) == set(GAMES)
+
+
+@pytest.mark.parametrize("game_id", list(PLANS))
+def test_the_reading_while_the_game_starts_is_the_lessons_rules(game_id: str) -> None:
+    """Each step names the rule it teaches as a sentence about the game (no card of the
+    lesson's position in it); the reading lists them once each, in the lesson's order, after
+    the rules page's goal without its emphasis marks."""
+    steps = PLANS[game_id].steps
+    for step in steps:
+        assert step.rule[:1].isupper(), step
+        assert step.rule.endswith("."), step
+        assert not any(suit in step.rule for suit in "♠♥♦♣"), step
+    reading = boot_readings()[game_id]
+    assert reading["name"] == GAMES[game_id].name
+    assert reading["rules"] == list(dict.fromkeys(step.rule for step in steps))
+    assert "*" not in reading["goal"]
+    assert reading["goal"] == GAMES[game_id].rules_text.intro.replace("*", "")
 
 
 @pytest.mark.parametrize("game_id", list(PLANS))

@@ -52,11 +52,14 @@ from sitebuild.base import MAIN_MODULE, PACKAGE_DIR, ROOT, BuildError
 from sitebuild.boot import (
     BOOT_FILES,
     BOOT_PACKED_WASM_LINE,
+    BOOT_SNAPSHOT_BYTES_LINE,
     BOOT_SNAPSHOT_LINE,
     BOOT_SNAPSHOT_SIZE_LINE,
     LOCKFILE_INFO_LINE,
+    PACKED_WASM_BYTES_LINE,
     stamp_boot_module,
     stamp_boot_snapshot,
+    stamp_packed_wasm,
 )
 from sitebuild.bytecode import (
     COMPILE_PYC_SCRIPT,
@@ -78,6 +81,7 @@ from sitebuild.page import (
     check_package,
     first_tables,
     inline_html,
+    page_parts,
     render_page,
     stamp_release,
 )
@@ -117,6 +121,7 @@ from solitaire.web.dealing import DEFAULT_GAME
 __all__ = [
     "BOOT_FILES",
     "BOOT_PACKED_WASM_LINE",
+    "BOOT_SNAPSHOT_BYTES_LINE",
     "BOOT_SNAPSHOT_FILE",
     "BOOT_SNAPSHOT_LINE",
     "BOOT_SNAPSHOT_SIZE_LINE",
@@ -132,6 +137,7 @@ __all__ = [
     "MAIN_MODULE",
     "PACKAGE_DIR",
     "PACKED_WASM",
+    "PACKED_WASM_BYTES_LINE",
     "PAGE_ARCHIVE",
     "PAGE_PARTS",
     "PYC_FLAVOUR",
@@ -159,6 +165,7 @@ __all__ = [
     "pack_bytecode",
     "pack_snapshot",
     "pack_wasm",
+    "page_parts",
     "patch_pyodide",
     "patch_pyscript_core",
     "precompile",
@@ -169,6 +176,7 @@ __all__ = [
     "sourceless",
     "stamp_boot_module",
     "stamp_boot_snapshot",
+    "stamp_packed_wasm",
     "stamp_release",
     "stamp_service_worker",
     "stdlib_imports",

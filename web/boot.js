@@ -11,7 +11,9 @@
  * compiled (WebAssembly.instantiateStreaming, wrapped here) and PyScript's "py:progress"
  * events. Steps only move forward; #boot-msg's data-step names the current one (tests). The
  * moving bar is CSS alone (web/style.css): it needs no script, so a busy main thread cannot
- * stop it.
+ * stop it. On a first visit the bar also fills with the bytes of the big downloads as they
+ * arrive (web/boot/downloads.mjs's "solitaire:boot-bytes" events), said under it as
+ * "2.1 of 5.4 MB" (#boot-bytes) and as the progress bar's value for a screen reader.
  *
  * Reporters (each shows the message at once and sets <html data-app="failed">):
  * - window.solitaireBootFail(title, text): Python's main() when the app cannot start;
@@ -32,8 +34,8 @@
   var STEPS = [
     ["page", "Loading…"],
     ["download", "Getting the cards ready — next time it opens at once"],
-    ["start", "Starting Python…"],
-    ["restore", "Restoring Python…"],
+    ["start", "Starting the game…"],
+    ["restore", "Opening the game…"],
     ["game", "Loading the game…"],
     ["deal", "Dealing the cards…"]
   ];
@@ -61,6 +63,7 @@
       el("boot-error-text").textContent = text;
       el("boot-error").hidden = false;
       el("boot-bar").hidden = true;
+      el("boot-bytes").hidden = true;
       el("boot-msg").hidden = true;
     });
   }
@@ -182,6 +185,29 @@
       );
       return result;
     };
+  });
+
+  /* "2.1": megabytes, one decimal. */
+  function megabytes(bytes) {
+    return (bytes / 1e6).toFixed(1);
+  }
+
+  addEventListener("solitaire:boot-bytes", function (e) {
+    var d = e.detail;
+    if (!d || !(d.total > 0) || !(d.received >= 0)) return;
+    var done = Math.min(1, d.received / d.total);
+    var text = megabytes(Math.min(d.received, d.total)) + " of " + megabytes(d.total) + " MB";
+    whenParsed(function () {
+      var bar = el("boot-bar");
+      var bytes = el("boot-bytes");
+      bar.style.setProperty("--done", done.toFixed(3));
+      if (d.received > 0) bar.dataset.bytes = "";
+      bar.setAttribute("aria-valuemin", "0");
+      bar.setAttribute("aria-valuemax", "100");
+      bar.setAttribute("aria-valuenow", String(Math.round(100 * done)));
+      bar.setAttribute("aria-valuetext", text);
+      bytes.textContent = text;
+    });
   });
 
   addEventListener("py:progress", function (e) {

@@ -57,6 +57,9 @@ import * as pyodide from "../vendor/pyodide/pyodide.mjs";
 import {
   armWasmArrival,
   reportFailure,
+  countBytes,
+  expectBytes,
+  stopCountingBytes,
   watchDownloads,
   watching,
   withPackedWasm,
@@ -121,6 +124,11 @@ const BOOT_SNAPSHOT_SIZE = null;
    build; null: none (unbuilt, or built without zstd). packedWasmFetch() fetches it instead of
    the wasm where no service worker answers. */
 const PACKED_WASM = null;
+/* The bytes a first visit downloads of the packed wasm and of the build's snapshot (their
+   files' sizes), written by the build too; null: unknown. The loading screen's progress counts
+   them (countBytes of web/boot/downloads.mjs): the two make most of a first visit's bytes. */
+const PACKED_WASM_BYTES = null;
+const BOOT_SNAPSHOT_BYTES = null;
 /* fetch() with pyodide.asm.wasm as this build's zstd copy (withPackedWasm of
    web/boot/downloads.mjs, which the page's download watcher uses too), for the solver's worker
    while no service worker answers it. */
@@ -226,6 +234,13 @@ function linkTooSlowForSnapshot() {
   return Boolean(link && (link.saveData || SLOW_LINKS.includes(link.effectiveType)));
 }
 
+/* This start downloads the packed wasm: a page that no service worker answers
+   (withPackedWasm, applied by the page's download watcher). */
+function downloadsPackedWasm() {
+  const worker = typeof navigator === "object" ? navigator.serviceWorker : undefined;
+  return Boolean(PACKED_WASM && typeof document === "object" && !worker?.controller);
+}
+
 async function start(config) {
   const cache = snapshotSaved() ? await openCache() : null;
   const kept = cache && (await cachedSnapshot(cache));
@@ -249,12 +264,16 @@ async function start(config) {
       await cache.delete(KEY).catch(() => {});
     }
   }
+  let counted = false; // the loading screen counts this start's downloads
   if (BOOT_SNAPSHOT && typeof document === "object" && !linkTooSlowForSnapshot()) {
     try {
       // With its size known, Pyodide compiles, instantiates and links the wasm without the
       // snapshot; the snapshot's download starts once most of the wasm is in, so that the
       // wasm ends first and that work is done while the snapshot still downloads (unpacked as
       // it arrives). Without it, both start at once.
+      // the loading screen counts both downloads against their sizes
+      expectBytes((downloadsPackedWasm() ? PACKED_WASM_BYTES : 0) + (BOOT_SNAPSHOT_BYTES ?? 0));
+      counted = true;
       const count = BOOT_SNAPSHOT_SIZE && watching && "serviceWorker" in navigator;
       const after = count ? armWasmArrival() : Promise.resolve();
       after.then(() => bootMark("pyodide-boot:snapshot-fetch"));
@@ -262,7 +281,7 @@ async function start(config) {
         .then(() => pageFetch(new URL(BOOT_SNAPSHOT, SITE_URL)))
         .then((response) => {
           if (!response.ok) throw new Error(`HTTP ${response.status}`);
-          return unpackOffThread(response); // a .bin.zst (or .bin.gz)
+          return unpackOffThread(countBytes(response)); // a .bin.zst (or .bin.gz)
         })
         .then((bytes) => {
           bootMark("pyodide-boot:snapshot-unpacked");
@@ -287,6 +306,7 @@ async function start(config) {
       console.info("The build's Pyodide memory snapshot is not usable; starting normally.", err);
     }
   }
+  if (!counted) expectBytes(downloadsPackedWasm() ? PACKED_WASM_BYTES : 0);
   const py = await pyodide.loadPyodide(config);
   mark("boot", "fresh");
   if (typeof caches === "object" && typeof Worker === "function" && typeof document === "object") {
@@ -350,6 +370,7 @@ async function boot(options, early = false) {
     throw err;
   } finally {
     watch?.stop();
+    stopCountingBytes();
   }
 }
 

@@ -180,7 +180,10 @@
   }
 
   var last = lastTable();
-  var kind = last && opens(last) ? "last" : named === null && firstVisit() ? "first" : null;
+  // also for web/boot-lesson.js, which shows a first visit the rules of the game it opens
+  var first = firstVisit();
+  window.solitaireFirstVisit = first;
+  var kind = last && opens(last) ? "last" : named === null && first ? "first" : null;
   if (!kind) return;
   root.dataset.preview = kind;
   preloadBack(kind === "last" ? last : null);

@@ -234,8 +234,12 @@ def _assemble(
         lock = json.loads((pyodide / "pyodide-lock.json").read_text(encoding="utf-8"))
         text = stamp_boot_module(boot_module.read_text(encoding="utf-8"), lock)
         size = len(unpack_snapshot((out / snapshot).read_bytes())) if snapshot else None
-        text = stamp_boot_snapshot(text, f"./{snapshot}" if snapshot else None, size)
-        text = stamp_packed_wasm(text, packed_wasm)
+        snapshot_bytes = (out / snapshot).stat().st_size if snapshot else None
+        text = stamp_boot_snapshot(
+            text, f"./{snapshot}" if snapshot else None, size, snapshot_bytes
+        )
+        wasm_bytes = (out / packed_wasm).stat().st_size if packed_wasm else None
+        text = stamp_packed_wasm(text, packed_wasm, wasm_bytes)
         boot_module.write_text(text, encoding="utf-8")
     if stdlib_note:
         print(f"build_site: warning: {stdlib_note}", file=sys.stderr)

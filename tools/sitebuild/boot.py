@@ -36,6 +36,10 @@ BOOT_SNAPSHOT_LINE = "const BOOT_SNAPSHOT = null;"
 BOOT_SNAPSHOT_SIZE_LINE = "const BOOT_SNAPSHOT_SIZE = null;"
 #: web/pyodide-boot.mjs's line that the build fills with the packed wasm's site URL.
 BOOT_PACKED_WASM_LINE = "const PACKED_WASM = null;"
+#: ...and the lines of the two files' sizes as downloaded, which the loading screen's byte
+#: progress counts against.
+PACKED_WASM_BYTES_LINE = "const PACKED_WASM_BYTES = null;"
+BOOT_SNAPSHOT_BYTES_LINE = "const BOOT_SNAPSHOT_BYTES = null;"
 
 
 def pyscript_config(
@@ -66,23 +70,35 @@ def stamp_boot_module(text: str, lock: dict[str, object]) -> str:
     return text.replace(LOCKFILE_INFO_LINE, f"const LOCKFILE_INFO = {value};")
 
 
-def stamp_boot_snapshot(text: str, url: str | None, size: int | None = None) -> str:
-    """web/pyodide-boot.mjs with the site URL of the build's snapshot (None: it has none) and
-    its size unpacked (None: unknown; Pyodide then waits for its bytes to size the memory)."""
+def stamp_boot_snapshot(
+    text: str, url: str | None, size: int | None = None, downloaded: int | None = None
+) -> str:
+    """web/pyodide-boot.mjs with the site URL of the build's snapshot (None: it has none), its
+    size unpacked (None: unknown; Pyodide then waits for its bytes to size the memory) and the
+    bytes of its file (None: unknown; the loading screen then counts only the wasm's)."""
     if url is None or BOOT_SNAPSHOT_LINE not in text:
         return text
     text = text.replace(BOOT_SNAPSHOT_LINE, f"const BOOT_SNAPSHOT = {json.dumps(url)};")
     if size is not None:
         text = text.replace(BOOT_SNAPSHOT_SIZE_LINE, f"const BOOT_SNAPSHOT_SIZE = {int(size)};")
+    if downloaded is not None:
+        text = _stamp_once(text, BOOT_SNAPSHOT_BYTES_LINE, str(int(downloaded)))
     return text
 
 
-def stamp_packed_wasm(text: str, packed: str | None) -> str:
-    """web/pyodide-boot.mjs with the site URL of the packed wasm (None: the site has none)."""
+def stamp_packed_wasm(text: str, packed: str | None, downloaded: int | None = None) -> str:
+    """web/pyodide-boot.mjs with the site URL of the packed wasm (None: the site has none) and
+    the bytes of its file (None: unknown)."""
     if packed is None:
         return text
-    if text.count(BOOT_PACKED_WASM_LINE) != 1:
-        raise BuildError(
-            f"{config.MAIN_INTERPRETER_URL} must hold the line {BOOT_PACKED_WASM_LINE!r} once"
-        )
-    return text.replace(BOOT_PACKED_WASM_LINE, f"const PACKED_WASM = {json.dumps(f'./{packed}')};")
+    text = _stamp_once(text, BOOT_PACKED_WASM_LINE, json.dumps(f"./{packed}"))
+    if downloaded is not None:
+        text = _stamp_once(text, PACKED_WASM_BYTES_LINE, str(int(downloaded)))
+    return text
+
+
+def _stamp_once(text: str, line: str, value: str) -> str:
+    """``text`` with the marked ``line`` (``const NAME = null;``) set to ``value``."""
+    if text.count(line) != 1:
+        raise BuildError(f"{config.MAIN_INTERPRETER_URL} must hold the line {line!r} once")
+    return text.replace(line, line.replace("null", value, 1))

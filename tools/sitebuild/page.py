@@ -30,6 +30,7 @@ except ModuleNotFoundError as error:  # the game table comes from the installed 
 from solitaire.position import Position
 from solitaire.rules import GameRules
 from solitaire.web.dealing import DEFAULT_GAME
+from solitaire.web.lesson import boot_readings
 from solitaire.web.markup import table_preview
 
 
@@ -55,6 +56,7 @@ PAGE_PARTS = {
     "rules tabs": "a rules-of button per game in the rules dialog's tabs",
     "rules": "a <section data-rules=ID> per game in the rules dialog",
     "first tables": "the first-visit tables web/table-preview.js paints before Python starts",
+    "boot lessons": "the rules web/boot-lesson.js shows while the game starts",
 }
 #: How many first-visit tables index.html carries (one is painted, at random): deals of the
 #: page's default game from its list of proved-winnable deals, drawn with the release as
@@ -150,11 +152,27 @@ def first_tables(
     return tables
 
 
+def json_block(element_id: str, value: Any) -> list[str]:
+    """``value`` as a JSON data block (not run: the Content-Security-Policy allows it), with
+    ``</`` escaped so that no text in it can end the element."""
+    data = json.dumps(value, separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/")
+    return [f'<script type="application/json" id="{element_id}">{data}</script>']
+
+
 def first_tables_html(tables: list[dict[str, Any]]) -> list[str]:
-    """The first-visit tables as a JSON data block (not run: the Content-Security-Policy
-    allows it), with ``</`` escaped so that no text in it can end the element."""
-    data = json.dumps(tables, separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/")
-    return [f'<script type="application/json" id="first-tables">{data}</script>']
+    """The first-visit tables as a JSON data block."""
+    return json_block("first-tables", tables)
+
+
+def boot_lessons_html(games: Iterable[GameRules]) -> list[str]:
+    """What a visit reads while the game starts (``solitaire.web.lesson.boot_readings``) for
+    ``games`` that have a lesson, and the game a first visit opens, as a JSON data block."""
+    readings = boot_readings()
+    ids = [g.id for g in games]
+    return json_block(
+        "boot-lessons",
+        {"default": DEFAULT_GAME, "games": {g: readings[g] for g in ids if g in readings}},
+    )
 
 
 def page_parts(
@@ -181,6 +199,7 @@ def page_parts(
         ],
         "rules": [line for g in table for line in rules_section(g)],
         "first tables": first_tables_html(tables or []),
+        "boot lessons": boot_lessons_html(table),
     }
 
 

@@ -3,8 +3,8 @@
    fails the start at once, with the file; the wasm compiles in three tasks, compileInTasks),
    the wasm fetched as the build's zstd copy where no service worker answers (withPackedWasm),
    the count of the wasm's bytes that lets the build's snapshot start downloading once most of
-   the wasm is in (armWasmArrival, watching), and how a failure reaches the loading screen
-   (DownloadFailed, reportFailure).
+   the wasm is in (armWasmArrival, watching), the loading screen's byte progress (expectBytes,
+   countBytes) and how a failure reaches the loading screen (DownloadFailed, reportFailure).
 
    Separate from the entry (web/pyodide-boot.mjs) because it is the only code of the start that
    patches globals, and it keeps them patched only between watchDownloads() and its stop(). The
@@ -142,7 +142,7 @@ async function fetchPackedWasm(fetcher, packedUrl, input, init) {
   if (!packed || !packed.ok || !packed.body) return fetcher(input, init);
   let body = null;
   try {
-    body = await unpackedStreamOffThread(packed);
+    body = await unpackedStreamOffThread(countBytes(packed));
   } catch {
     return fetcher(input, init); // no decoder (its file failed to load), no unpacking worker
   }
@@ -213,4 +213,54 @@ function countWasm(response) {
   // web/boot.js tells the loading screen's step by the compiled response's URL
   Object.defineProperty(counted, "url", { value: response.url });
   return counted;
+}
+
+/* The loading screen's byte progress: while armed (expectBytes, by the page's start on a first
+   visit), the bodies passed through countBytes() (the packed wasm, the build's snapshot: most
+   of a first visit's bytes) are counted as they arrive, and each whole per cent more is told
+   to the loading screen (web/boot.js) as the event "solitaire:boot-bytes", detail {received,
+   total}. Counted on the page's thread, where those bodies pass anyway on their way to the
+   unpacking worker (web/boot/unpack.mjs). Nothing is counted where nothing was armed (a
+   worker, a later visit). */
+const tally = { received: 0, total: 0, told: -1 };
+
+/* Arms the count for `bytes` more of the start's downloads (the sizes the build wrote). */
+export function expectBytes(bytes) {
+  if (!(bytes > 0) || typeof dispatchEvent !== "function") return;
+  tally.total += bytes;
+  tellBytes();
+}
+
+/* Ends the count (the start is over, or failed): nothing more is told. */
+export function stopCountingBytes() {
+  tally.total = 0;
+}
+
+function tellBytes() {
+  if (!tally.total) return;
+  const received = Math.min(tally.received, tally.total);
+  const percent = Math.floor((100 * received) / tally.total);
+  if (percent === tally.told) return;
+  tally.told = percent;
+  dispatchEvent(
+    new CustomEvent("solitaire:boot-bytes", { detail: { received, total: tally.total } }),
+  );
+}
+
+/* `response` with its body counted into the progress as it is read (unchanged where the count
+   is not armed). */
+export function countBytes(response) {
+  if (!tally.total || !response.body) return response;
+  const counter = new TransformStream({
+    transform(chunk, controller) {
+      tally.received += chunk.byteLength;
+      tellBytes();
+      controller.enqueue(chunk);
+    },
+  });
+  return new Response(response.body.pipeThrough(counter), {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }

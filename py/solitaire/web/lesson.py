@@ -26,6 +26,9 @@ RANKS = "A23456789TJQK"
 class LessonStep:
     text: str  # one sentence, shown in the panel
     moves: tuple[str, ...]  # the move texts (``Move.parse``) that complete the step
+    # the rule the step teaches, said of the game and not of the lesson's cards: the list a
+    # first visit reads while the game starts (``boot_readings``, web/boot-lesson.js)
+    rule: str = ""
 
 
 @dataclass(frozen=True)
@@ -55,46 +58,64 @@ _RUSSIAN_STEPS = (
     LessonStep(
         "Build down in suit: drag the J♥ onto the Q♥ (tableau 2 onto tableau 1).",
         ("tableau-1>tableau-0",),
+        "Build down in suit: a card goes on the card one rank higher of its own suit.",
     ),
     LessonStep(
         "Any face-up card moves with the cards on it, in any order: move the 10♥ and the K♦"
         " together onto the J♥.",
         ("2:tableau-2>tableau-0",),
+        "Any face-up card moves together with the cards on it, in whatever order they are.",
     ),
     LessonStep(
         "Only a King fills an empty pile: move the K♦ to an empty pile.",
         tuple(f"tableau-0>tableau-{k}" for k in range(1, 10)),
+        "Only a King fills an empty pile.",
     ),
     LessonStep(
         "Foundations build up in suit from the Ace: put the 10♥ on the 9♥'s foundation.",
         ("tableau-0>foundation-1",),
+        "The foundations build up in suit, from the Ace to the King.",
     ),
 )
 
 _RAIL_STEPS = (
-    LessonStep("Tap the stock: it deals one card face up onto the waste.", ("stock>waste",)),
+    LessonStep(
+        "Tap the stock: it deals one card face up onto the waste.",
+        ("stock>waste",),
+        "The stock deals one card at a time, face up, onto the waste.",
+    ),
     LessonStep(
         "Build down in any suit: put the waste's Q♣ on a King.",
         tuple(f"waste>tableau-{k}" for k in range(4)),
+        "Build down in any suit: a card goes on any card one rank higher.",
     ),
     LessonStep(
-        "Deal again: the stock goes through once only, there is no redeal.", ("stock>waste",)
+        "Deal again: the stock goes through once only, there is no redeal.",
+        ("stock>waste",),
+        "The stock goes through once only: there is no redeal.",
     ),
-    LessonStep("Put the waste's Q♦ on its foundation, after the J♦.", ("waste>foundation-2",)),
+    LessonStep(
+        "Put the waste's Q♦ on its foundation, after the J♦.",
+        ("waste>foundation-2",),
+        "The foundations build up in suit, from the Ace to the King.",
+    ),
 )
 
 _FREECELL_STEPS = (
     LessonStep(
         "A free cell holds any one card: move the Q♥ into a free cell.",
         tuple(f"tableau-0>cell-{k}" for k in range(6)),
+        "Each of the six free cells holds any one card.",
     ),
     LessonStep(
         "Each foundation is built Ace to King twice: put the A♥ on the foundation's K♥.",
         ("tableau-0>foundation-1",),
+        "Each foundation is built up in suit from the Ace to the King, twice.",
     ),
     LessonStep(
         "Build down in alternate colours: move the Q♥ from its cell onto the K♠.",
         tuple(f"cell-{k}>tableau-1" for k in range(6)),
+        "Build down in alternate colours: red on black, black on red.",
     ),
 )
 
@@ -160,6 +181,22 @@ PLANS: dict[str, LessonPlan] = {
         _FREECELL_STEPS,
     ),
 }
+
+
+def boot_readings() -> dict[str, dict[str, Any]]:
+    """What a visit reads while the game starts, before its lesson can run: per game with a
+    lesson, its name and the rules the lesson teaches, in the lesson's order, each once. The
+    build writes it into the page (tools/sitebuild/page.py, "boot lessons"), and
+    web/boot-lesson.js shows the one of the game that opens, when its lesson is due."""
+    return {
+        game_id: {
+            "name": GAMES[game_id].name,
+            # the rules page's opening sentences, without its emphasis marks
+            "goal": GAMES[game_id].rules_text.intro.replace("*", ""),
+            "rules": list(dict.fromkeys(step.rule for step in plan.steps)),
+        }
+        for game_id, plan in PLANS.items()
+    }
 
 
 @dataclass
