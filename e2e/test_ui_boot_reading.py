@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from harness import Screen, screenshot, wait_ready
 from playwright.sync_api import Page, expect
-from ui_helpers import KEY_SETTINGS, HeldStart, with_lessons
+from ui_helpers import KEY_SETTINGS, HeldStart, boxes_overlap, with_lessons
 
 from solitaire.web.documents import Settings
 from solitaire.web.lesson import PLANS, boot_readings
@@ -42,15 +42,6 @@ def shot(page: Page, name: str) -> None:
 
 def size_id(size: Screen) -> str:
     return f"{size[0]}x{size[1]}"
-
-
-def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
-    return (
-        a["x"] < b["x"] + b["w"] - 0.5
-        and b["x"] < a["x"] + a["w"] - 0.5
-        and a["y"] < b["y"] + b["h"] - 0.5
-        and b["y"] < a["y"] + a["h"] - 0.5
-    )
 
 
 def held_first_visit(page: Page, address: str = "./") -> HeldStart:
@@ -106,7 +97,7 @@ def test_a_first_visit_reads_the_rules_beside_the_uncovered_table(
     )
     boxes = page.evaluate(BOXES_JS, "#tutorial")
     assert boxes["cards"], "no table shown"
-    covered = [c for c in boxes["cards"] if overlaps(c, boxes["panel"])]
+    covered = [c for c in boxes["cards"] if boxes_overlap(c, boxes["panel"])]
     assert not covered, covered
     viewport = page.viewport_size
     assert viewport is not None

@@ -320,3 +320,13 @@ class HeldStart:
         for route in self.routes:
             route.fallback()
         self.routes.clear()
+
+
+def boxes_overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    """Do two boxes ``{x, y, w, h}`` share more than half a pixel each way?"""
+    return (
+        a["x"] < b["x"] + b["w"] - 0.5
+        and b["x"] < a["x"] + a["w"] - 0.5
+        and a["y"] < b["y"] + b["h"] - 0.5
+        and b["y"] < a["y"] + a["h"] - 0.5
+    )
