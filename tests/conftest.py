@@ -8,8 +8,10 @@ ambiguous.)
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,3 +27,14 @@ settings.register_profile("ci", parent=settings.get_profile("default"), derandom
 settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "default")
 )
+
+
+@pytest.fixture
+def cpu_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The solvers' budgets in CPU seconds of this process instead of wall seconds
+    (``solitaire.solver.core.clock``): a test whose outcome depends on how much search a budget
+    buys then passes the same on a loaded machine (other test workers, a browser) as on an
+    idle one."""
+    from solitaire.solver import core
+
+    monkeypatch.setattr(core, "clock", time.process_time)

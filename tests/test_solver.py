@@ -556,7 +556,7 @@ def test_double_freecell_random_weights_win_a_deal_the_fixed_weights_did_not() -
 
 
 def test_double_freecell_rounds_of_random_weights_follow_the_fixed_weights(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, cpu_clock: None
 ) -> None:
     """With a budget beyond FIXED_WEIGHTS_FIRST the search starts again with random weights,
     round after round (here shortened: 0.2 s of fixed weights, rounds of 4 s): deal 8174 is

@@ -658,7 +658,7 @@ def test_beams_that_keep_several_waste_bottoms_win_where_a_plain_beam_does_not()
     assert replays_to_win(position, several.line)
 
 
-def test_random_beams_run_only_where_a_fixed_beam_got_deep() -> None:
+def test_random_beams_run_only_where_a_fixed_beam_got_deep(cpu_clock: None) -> None:
     """Deal 323: a fixed beam keeps states down to 1 card left and the first random beam
     wins it (its line replays). Deal 409 (lost): every fixed beam dies with 62 or more
     cards left, so the random beams are skipped ("shallow"), well inside the budget, and
