@@ -21,7 +21,8 @@ Fixtures (helpers such as ``open_game`` are in harness.py; see docs/build.md):
 - ``any_page``: the test runs twice, with ``phone_page`` and with ``page``.
 - ``shared_page`` / ``shared_watch``, ``shared_phone_page``: one page per test module (Python
   boots once), desktop or phone, its screen size put back before each test and checked like
-  ``page`` after each; ``ui_helpers.fresh_table`` deals a known table on it.
+  ``page`` after each; ``shared_screen_page`` is ``screen_page`` on them;
+  ``ui_helpers.fresh_table`` deals a known table on them.
 - ``offline_site``: a stoppable server of its own and a context where service workers are
   allowed, for the "plays offline after the first visit" test.
 """
@@ -300,6 +301,32 @@ def shared_phone_page(
     pg.set_viewport_size(PHONE)  # a test before may have changed it
     yield pg
     _finish(request, pg, watch)
+
+
+@pytest.fixture
+def shared_screen_page(
+    request: pytest.FixtureRequest,
+    _shared: tuple[BrowserContext, Page, Watch],
+    _shared_phone: tuple[BrowserContext, Page, Watch],
+) -> Iterator[Callable[[Screen], Page]]:
+    """``screen_page`` on the module's shared pages: ``open(size)`` gives the shared phone page
+    for a touch screen, the shared desktop page for any other, at that size (the context's
+    other options are those ``screen_page`` gives). Each page used is checked at teardown
+    like ``page``; ``ui_helpers.fresh_table`` deals a known table on it."""
+    used: dict[int, tuple[Page, Watch]] = {}
+
+    def open_page(size: Screen) -> Page:
+        width, height, touch = size
+        _, pg, watch = _shared_phone if touch else _shared
+        if id(pg) not in used:
+            watch.reset()
+            used[id(pg)] = (pg, watch)
+        pg.set_viewport_size({"width": width, "height": height})
+        return pg
+
+    yield open_page
+    for pg, watch in used.values():
+        _finish(request, pg, watch)
 
 
 @dataclass
