@@ -19,8 +19,10 @@ Fixtures (helpers such as ``open_game`` are in harness.py; see docs/build.md):
 - ``phone``, ``phone_page``: the same as a phone held upright (390x844, touch, mobile,
   device scale factor 2); fingers through CDP ``Input.dispatchTouchEvent`` (ui_helpers).
 - ``any_page``: the test runs twice, with ``phone_page`` and with ``page``.
-- ``shared_page`` / ``shared_watch``: one page per test module (Python boots once), checked
-  like ``page`` after each test.
+- ``shared_page`` / ``shared_watch``, ``shared_phone_page``: one page per test module (Python
+  boots once), desktop or phone, its screen size put back before each test and checked like
+  ``page`` after each; ``shared_screen_page`` is ``screen_page`` on them;
+  ``ui_helpers.fresh_table`` deals a known table on them.
 - ``offline_site``: a stoppable server of its own and a context where service workers are
   allowed, for the "plays offline after the first visit" test.
 """
@@ -33,6 +35,7 @@ import re
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import build_site
 import pytest
@@ -48,7 +51,14 @@ from harness import (
     origin,
     screenshot,
 )
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    Playwright,
+    ViewportSize,
+    sync_playwright,
+)
 from playwright.sync_api import Error as PlaywrightError
 from serve import SiteServer
 
@@ -139,20 +149,20 @@ def context(browser: Browser, site_server: SiteServer, watch: Watch) -> Iterator
 
 
 #: The first screen: a phone held upright (touch, mobile viewport, 2x pixels).
-PHONE = {"width": 390, "height": 844}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+#: The context options of that phone.
+PHONE_SCREEN: dict[str, Any] = {
+    "viewport": PHONE,
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 2,
+}
 
 
 @pytest.fixture
 def phone(browser: Browser, site_server: SiteServer, watch: Watch) -> Iterator[BrowserContext]:
     """Like ``context``, as a phone: 390x844, touch, ``is_mobile``, device scale factor 2."""
-    ctx = browser.new_context(
-        base_url=site_server.url,
-        service_workers="block",
-        viewport=PHONE,  # type: ignore[arg-type]
-        is_mobile=True,
-        has_touch=True,
-        device_scale_factor=2,
-    )
+    ctx = browser.new_context(base_url=site_server.url, service_workers="block", **PHONE_SCREEN)
     watch.origins.add(origin(site_server.url))
     guard(ctx, watch)
     yield ctx
@@ -233,15 +243,29 @@ def page(request: pytest.FixtureRequest, context: BrowserContext, watch: Watch) 
     _finish(request, pg, watch)
 
 
+def _module_page(
+    browser: Browser, site_server: SiteServer, **screen: Any
+) -> Iterator[tuple[BrowserContext, Page, Watch]]:
+    """A guarded context and its page for a whole module (``screen``: the context's options)."""
+    watch = Watch(origins={origin(site_server.url)})
+    ctx = browser.new_context(base_url=site_server.url, service_workers="block", **screen)
+    guard(ctx, watch)
+    yield ctx, ctx.new_page(), watch
+    ctx.close()
+
+
 @pytest.fixture(scope="module")
 def _shared(
     browser: Browser, site_server: SiteServer
 ) -> Iterator[tuple[BrowserContext, Page, Watch]]:
-    watch = Watch(origins={origin(site_server.url)})
-    ctx = browser.new_context(base_url=site_server.url, service_workers="block", viewport=VIEWPORT)
-    guard(ctx, watch)
-    yield ctx, ctx.new_page(), watch
-    ctx.close()
+    yield from _module_page(browser, site_server, viewport=VIEWPORT)
+
+
+@pytest.fixture(scope="module")
+def _shared_phone(
+    browser: Browser, site_server: SiteServer
+) -> Iterator[tuple[BrowserContext, Page, Watch]]:
+    yield from _module_page(browser, site_server, **PHONE_SCREEN)
 
 
 @pytest.fixture
@@ -256,6 +280,7 @@ def shared_page(
     """
     _, pg, watch = _shared
     watch.reset()
+    pg.set_viewport_size(VIEWPORT)  # a test before may have changed it
     yield pg
     _finish(request, pg, watch)
 
@@ -264,6 +289,44 @@ def shared_page(
 def shared_watch(_shared: tuple[BrowserContext, Page, Watch]) -> Watch:
     """The ``Watch`` of ``shared_page``."""
     return _shared[2]
+
+
+@pytest.fixture
+def shared_phone_page(
+    request: pytest.FixtureRequest, _shared_phone: tuple[BrowserContext, Page, Watch]
+) -> Iterator[Page]:
+    """Like ``shared_page``, as a phone (the context of ``phone``): one page per module."""
+    _, pg, watch = _shared_phone
+    watch.reset()
+    pg.set_viewport_size(PHONE)  # a test before may have changed it
+    yield pg
+    _finish(request, pg, watch)
+
+
+@pytest.fixture
+def shared_screen_page(
+    request: pytest.FixtureRequest,
+    _shared: tuple[BrowserContext, Page, Watch],
+    _shared_phone: tuple[BrowserContext, Page, Watch],
+) -> Iterator[Callable[[Screen], Page]]:
+    """``screen_page`` on the module's shared pages: ``open(size)`` gives the shared phone page
+    for a touch screen, the shared desktop page for any other, at that size (the context's
+    other options are those ``screen_page`` gives). Each page used is checked at teardown
+    like ``page``; ``ui_helpers.fresh_table`` deals a known table on it."""
+    used: dict[int, tuple[Page, Watch]] = {}
+
+    def open_page(size: Screen) -> Page:
+        width, height, touch = size
+        _, pg, watch = _shared_phone if touch else _shared
+        if id(pg) not in used:
+            watch.reset()
+            used[id(pg)] = (pg, watch)
+        pg.set_viewport_size({"width": width, "height": height})
+        return pg
+
+    yield open_page
+    for pg, watch in used.values():
+        _finish(request, pg, watch)
 
 
 @dataclass

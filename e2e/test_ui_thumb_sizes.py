@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from harness import Screen, open_game, screenshot
 from playwright.sync_api import Page, expect
-from ui_helpers import wait_still
+from ui_helpers import fresh_table, wait_still
 
 from solitaire import GAMES
 
@@ -123,10 +123,10 @@ def shot(page: Page, name: str) -> None:
 
 @pytest.mark.parametrize("size", SIZES, ids=size_id)
 def test_controls_and_strips_fit_a_thumb_in_every_game(
-    screen_page: Callable[[Screen], Page], size: Screen
+    shared_screen_page: Callable[[Screen], Page], size: Screen
 ) -> None:
-    page = screen_page(size)
-    open_game(page, "russian", 1)
+    page = shared_screen_page(size)
+    fresh_table(page, "russian", 1)
     landscape = size[0] > size[1] and size[1] <= 500
     for game_id in GAME_IDS:
         pick(page, game_id)
@@ -151,14 +151,14 @@ def test_controls_and_strips_fit_a_thumb_in_every_game(
 
 
 def test_corner_marks_never_shrink_as_the_card_grows(
-    screen_page: Callable[[Screen], Page],
+    shared_screen_page: Callable[[Screen], Page],
 ) -> None:
     """Every game at every size: sorted by card width, the rank and suit marks never get
     smaller (74 px cards had 13 px ranks where 64 px cards had 19 px)."""
     marks: list[tuple[float, float, float, str]] = []
     for size in SIZES:
-        page = screen_page(size)
-        open_game(page, "russian", 1)
+        page = shared_screen_page(size)
+        fresh_table(page, "russian", 1)
         for game_id in GAME_IDS:
             pick(page, game_id)
             for width, rank, suit in page.evaluate(MARKS):

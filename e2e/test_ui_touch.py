@@ -22,6 +22,7 @@ from ui_helpers import (
     coarse_pointer,
     dom_piles,
     far_refusal,
+    fresh_table,
     game_key,
     measure_table,
     pile_el,
@@ -378,10 +379,10 @@ def test_a_tap_that_moved_cards_starts_no_double_tap(phone_page: Page) -> None:
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
-def test_every_face_up_card_shows_36_px_at_the_deal(phone_page: Page, game_id: str) -> None:
-    open_game(phone_page, game_id, 5)
-    wait_still(phone_page)
-    table = measure_table(phone_page)
+def test_every_face_up_card_shows_36_px_at_the_deal(shared_phone_page: Page, game_id: str) -> None:
+    fresh_table(shared_phone_page, game_id, 5)
+    wait_still(shared_phone_page)
+    table = measure_table(shared_phone_page)
     assert table["leastFaceUpStrip"] >= 36 - 0.5
     assert not table["scrolls"]
 
@@ -468,10 +469,10 @@ NAME_FITS = """() => {
 @pytest.mark.parametrize(
     "size", [(320, 568), (360, 640), (390, 844), (844, 390), (1440, 900)], ids=size_id
 )
-def test_game_names_are_never_cut(phone_page: Page, size: tuple[int, int]) -> None:
-    page = phone_page
+def test_game_names_are_never_cut(shared_phone_page: Page, size: tuple[int, int]) -> None:
+    page = shared_phone_page
     page.set_viewport_size({"width": size[0], "height": size[1]})
-    open_game(page, "russian", 1)
+    fresh_table(page, "russian", 1)
     for game_id, rules in GAMES.items():
         pick_game(page, game_id)
         text, width, room = page.evaluate(NAME_FITS)
@@ -513,15 +514,15 @@ TOOLBAR_ROWS = """() => {
     ids=size_id,
 )
 def test_every_toolbar_control_stays_on_screen_even_zoomed(
-    phone_page: Page, size: tuple[int, int]
+    shared_phone_page: Page, size: tuple[int, int]
 ) -> None:
     """Every control on screen, clear of the board: up to 600 px wide (a phone, one zoomed
     too: Chrome's page zoom makes 390 px at 150 % 260 CSS px) the toolbar is two rows of
     thumb-sized buttons, on a phone on its side a column of four rows beside the table (the
     picker, then two buttons a row), wider one row; its menu opens by a tap."""
-    page = phone_page
+    page = shared_phone_page
     page.set_viewport_size({"width": size[0], "height": size[1]})
-    open_game(page, "russian", 1)
+    fresh_table(page, "russian", 1)
     for game_id in GAMES:
         pick_game(page, game_id)
         got = page.evaluate(TOOLBAR_ROWS)
@@ -571,16 +572,16 @@ BARS = """() => {
 
 @pytest.mark.parametrize("size", [(390, 844), (360, 640), (288, 624), (844, 390)], ids=size_id)
 def test_an_upright_phone_has_its_buttons_at_the_bottom(
-    phone_page: Page, size: tuple[int, int]
+    shared_phone_page: Page, size: tuple[int, int]
 ) -> None:
     """Held upright, a phone has the buttons along the bottom edge, under the thumb, the
     status line along the top and the table between; the menu opens upwards from its button,
     whole and clear of the toolbar, and its items and Undo work by a tap. On its side the
     toolbar is a column on the left, beside the table."""
-    page = phone_page
+    page = shared_phone_page
     width, height = size
     page.set_viewport_size({"width": width, "height": height})
-    open_game(page, "russian", 1)
+    fresh_table(page, "russian", 1)
     got = page.evaluate(BARS)
     upright = height > width
     if upright:
@@ -776,12 +777,12 @@ INDEX_OVERFLOW = """() => [...document.querySelectorAll('#board .card .ix:not(.b
 
 
 @pytest.mark.parametrize("size", [(260, 563), (288, 624), (320, 568), (390, 844)], ids=size_id)
-def test_every_card_index_fits_its_card(phone_page: Page, size: tuple[int, int]) -> None:
+def test_every_card_index_fits_its_card(shared_phone_page: Page, size: tuple[int, int]) -> None:
     """A ten's "10" and suit stay on the card down to 24 px cards (Double Russian and Double
     FreeCell at 260 px, a 390 px phone zoomed to 150 %)."""
-    page = phone_page
+    page = shared_phone_page
     page.set_viewport_size({"width": size[0], "height": size[1]})
-    open_game(page, "double-freecell", 1)  # every card face up, eight tens among them
+    fresh_table(page, "double-freecell", 1)  # every card face up, eight tens among them
     assert len(page.evaluate("[...document.querySelectorAll('#board .r.ten')]")) == 16
     for game_id in GAMES:
         pick_game(page, game_id)
@@ -839,15 +840,16 @@ STATUS_FITS = """(long) => {
     ids=size_id,
 )
 def test_the_status_line_is_never_cut_nor_under_the_buttons(
-    phone_page: Page, size: tuple[int, int]
+    shared_phone_page: Page, size: tuple[int, int]
 ) -> None:
     """Phones upright and on their side, and a desktop: for every game at a four-digit deal,
     then with a long game's figures and every toolbar button shown, each part of the status
     line (deal, moves, time, winnable) shows whole, on screen and clear of the toolbar's
     buttons, and every button is on screen. Where the picker is narrow the status leaves the
     game's name to it."""
-    page = phone_page
+    page = shared_phone_page
     page.set_viewport_size({"width": size[0], "height": size[1]})
+    fresh_table(page, next(iter(GAMES)), 4457)
     for game_id, rules in GAMES.items():
         open_game(page, game_id, 4457)
         page.wait_for_function(
@@ -924,15 +926,15 @@ DIALOG_BAR = """() => {
 
 @pytest.mark.parametrize("size", [(360, 640), (667, 375)], ids=["upright", "on-its-side"])
 def test_dialogs_on_a_phone_keep_their_buttons_in_view(
-    phone_page: Page, size: tuple[int, int]
+    shared_phone_page: Page, size: tuple[int, int]
 ) -> None:
     """Settings, Statistics, Rules and the deal number, opened by taps from the menu: the
     buttons stay at the bottom on an opaque bar while a tall dialog scrolls (Statistics on a
     phone on its side showed its last row through them), the end of the dialog scrolls clear
     of them, a dialog that fits does not scroll, and a tap on the bar's close button closes it."""
-    page = phone_page
+    page = shared_phone_page
     page.set_viewport_size({"width": size[0], "height": size[1]})
-    open_game(page, "double-rail", 4457)
+    fresh_table(page, "double-rail", 4457)
     for item, dialog_id, close in [
         ("Settings", "dlg-settings", "Done"),
         ("Statistics", "dlg-stats", "Close"),

@@ -7,6 +7,7 @@ import json
 import time
 from typing import Any
 
+from harness import open_game
 from playwright.sync_api import Locator, Page, Route, expect
 
 from solitaire import Game, Move, Position, card_name
@@ -295,6 +296,72 @@ def open_and_close_menu_dialogs(page: Page) -> None:
         expect(page.locator(dialog)).to_be_visible()
         page.locator(f"{dialog} button[type=submit]").click()
         expect(page.locator(dialog)).to_be_hidden()
+
+
+# ----------------------------------------------------------------------------- a shared page
+
+#: Forget what the tests before left in a page's storage (its games, settings, statistics),
+#: and the focus.
+FORGET = """() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  if (document.activeElement) document.activeElement.blur();
+}"""
+
+#: Whether the board shows ``[game, deal]``.
+SHOWS = """([game, deal]) => {
+  const b = document.getElementById('board').dataset;
+  return b.game === game && b.deal === String(deal);
+}"""
+
+#: The toast gone, as the page's own ``Messages.hide_toast`` does it (the change's toast of a
+#: link, "Deal N from the link.", would stay 8 s; a first visit shows none).
+HIDE_TOAST = """() => {
+  const t = document.getElementById('toast');
+  t.classList.remove('show');
+  t.setAttribute('aria-hidden', 'true');
+}"""
+
+#: What a first visit shows and a table left by another test may not: an open dialog or
+#: menu, picked-up cards, a game kept aside, a notice, moves made, the toast.
+LEFTOVERS = """() => ({
+  dialogs: document.querySelectorAll('dialog[open], :popover-open').length,
+  selected: document.querySelectorAll('#board .card.selected').length,
+  aside: !document.getElementById('menu-continue').hidden,
+  notice: !document.getElementById('notice').hidden,
+  moves: document.getElementById('st-moves').textContent,
+  toast: document.getElementById('toast').classList.contains('show'),
+})"""
+
+
+def fresh_table(page: Page, game_id: str = "russian", deal: int = 1) -> None:
+    """``#game_id/deal`` dealt afresh, on a page that the tests before may have used (conftest's
+    ``shared_page``, ``shared_phone_page``), with storage empty, as a first visit there shows
+    it. A page not loaded yet, or not ready, is (re)loaded with storage empty; a ready page
+    only changes its address's hash twice (Python does not start again): to a deal of another
+    game, then to this one, storage cleared before each, so that neither this game's game in
+    progress nor one kept aside comes back. The change's toast is hidden; the dialogs and
+    the menu close as at any link (``dialogs.close_all``)."""
+    if (
+        page.url != "about:blank"
+        and page.evaluate("document.documentElement.dataset.app") == "ready"
+    ):
+        other = "double-russian" if game_id == "russian" else "russian"
+        for each, number in ((other, 1), (game_id, deal)):
+            page.evaluate(FORGET)
+            page.goto(f"./#{each}/{number}", wait_until="domcontentloaded")  # the hash only
+            page.wait_for_function(SHOWS, arg=[each, number])
+        page.evaluate(FORGET)
+        page.evaluate(HIDE_TOAST)
+    else:
+        if page.url != "about:blank":
+            page.evaluate(FORGET)
+            page.goto("about:blank")
+        open_game(page, game_id, deal)
+    wait_still(page)
+    left = page.evaluate(LEFTOVERS)
+    want = {"dialogs": 0, "selected": 0, "aside": False, "notice": False, "moves": "0"}
+    assert left == want | {"toast": False}, f"the table is not a fresh deal: {left}"
 
 
 # ----------------------------------------------------------------------------- the start
