@@ -89,6 +89,30 @@ def test_new_deal_undone_by_the_toast_button_with_taps_on_a_phone(phone_page: Pa
     )  # neither a played game nor the streak
 
 
+#: Where the focus lands when the toast's button is asked to take it.
+FOCUS_TOAST_BUTTON = """() => { const b = document.getElementById('toast-action'); b.focus();
+  const took = document.activeElement === b; b.blur(); return took; }"""
+
+
+def test_the_toasts_button_leaves_the_keyboard_with_the_toast(page: Page) -> None:
+    """While "New deal N. [Undo]" shows, its Undo takes the focus; once the toast has gone (its
+    8 s) the toast is inert, so that no focusable button is left inside an aria-hidden
+    region (axe: aria-hidden-focus)."""
+    open_game(page, "russian", 7)
+    toast = page.locator("#toast")
+    assert toast.evaluate("(t) => t.inert")  # none shown yet
+    page.locator("#btn-new").click()
+    expect(page.locator("#toast-action")).to_have_text("Undo")
+    assert not toast.evaluate("(t) => t.inert")
+    assert page.evaluate(FOCUS_TOAST_BUTTON)
+    page.wait_for_function(
+        "!document.getElementById('toast').classList.contains('show')", timeout=20_000
+    )
+    assert toast.get_attribute("aria-hidden") == "true"
+    assert toast.evaluate("(t) => t.inert")
+    assert not page.evaluate(FOCUS_TOAST_BUTTON)
+
+
 def test_a_link_keeps_the_game_and_offers_to_continue_it(page: Page) -> None:
     """Deal 7 with moves, then a link to deal 9 typed into the address bar: Undo brings deal
     7 back; after a move in deal 9, the menu's "Continue deal 7" does."""

@@ -168,6 +168,7 @@ class Messages:
         button.hidden = not action
         el.classList.toggle("has-action", bool(action))
         el.setAttribute("aria-hidden", "false" if action else "true")
+        el.inert = False
         el.classList.toggle("info", info)
         el.classList.add("show")
         self.announce(text)
@@ -185,7 +186,10 @@ class Messages:
         self.toast_timer = None
         el = by_id("toast")
         el.classList.remove("show")
-        el.setAttribute("aria-hidden", "true")  # its button is out of reach once it is gone
+        # gone for a screen reader and, inert, for the keyboard too: its button (Undo) would
+        # otherwise stay focusable inside a hidden region while the toast fades out
+        el.setAttribute("aria-hidden", "true")
+        el.inert = True
 
     def notice(self, text: str) -> None:
         by_id("notice-text").textContent = text
