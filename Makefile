@@ -110,7 +110,8 @@ lint: $(VENV_DEV)
 	$(VENV)/bin/ruff check .
 
 typecheck: $(VENV_DEV)
-	MYPYPATH=py:tools:e2e $(VENV)/bin/mypy -p solitaire $(TOOL_MODULES) -m conftest -m harness -m test_harness
+	MYPYPATH=py:tools:e2e:e2e/engines $(VENV)/bin/mypy -p solitaire $(TOOL_MODULES) -m conftest -m harness -m test_harness \
+	  -m engine_bidi -m engine_drivers -m engine_page -m test_engines_smoke
 
 # pytest exit code 5 means "no test collected": for us that is a failure, never a pass.
 define run_pytest
