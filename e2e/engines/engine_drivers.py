@@ -22,6 +22,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from engine_bidi import Firefox
+from selenium.common.exceptions import WebDriverException
 
 FIREFOX = os.environ.get("FIREFOX", "/usr/bin/firefox-esr")
 WEBKIT_DRIVER = os.environ.get("WEBKIT_DRIVER", "/usr/bin/WebKitWebDriver")
@@ -31,11 +32,11 @@ XVFB = shutil.which("Xvfb") or "/usr/bin/Xvfb"
 #: Runs before the page's own scripts where the engine allows it (Firefox), else right after
 #: each navigation (WebKit): no lessons (as in the Chromium harness), and a record of every
 #: console error, uncaught error, rejected promise and Content-Security-Policy violation in
-#: ``__engineErrors`` (read by ``Driver.errors``, which WebKit's driver cannot read otherwise).
+#: ``__smokeErrors`` (read by ``Driver.errors``, which WebKit's driver cannot read otherwise).
 WATCH_SCRIPT = """() => {
-  if (globalThis.__engineErrors) return;
+  if (globalThis.__smokeErrors) return;
   globalThis.solitaireNoLessons = true;
-  const errors = globalThis.__engineErrors = [];
+  const errors = globalThis.__smokeErrors = [];
   const error = console.error.bind(console);
   console.error = (...args) => {
     errors.push('console error: ' + args.join(' '));
@@ -48,8 +49,14 @@ WATCH_SCRIPT = """() => {
     `CSP violation: ${e.effectiveDirective} refused ${e.blockedURI || '(inline)'}`), true);
 }"""
 
+#: GTK's style sheet for MiniBrowser's window (in the $HOME it is given).
+GTK_CSS = """
+* { min-width: 0; min-height: 0; }
+button, entry { padding: 0; margin: 0; border-width: 0; }
+"""
+
 #: Forgets what WATCH_SCRIPT recorded.
-CLEAR_PAGE = "() => { (globalThis.__engineErrors || []).length = 0; }"
+CLEAR_PAGE = "() => { (globalThis.__smokeErrors || []).length = 0; }"
 
 #: Every URL the page has fetched, as its Resource Timing entries list them.
 RESOURCE_URLS = (
@@ -71,8 +78,8 @@ class Driver(ABC):
     page_kinds: tuple[str, ...]
 
     @abstractmethod
-    def open(self, url: str) -> None:
-        """Load ``url`` (a fresh document) and return once its DOM is there."""
+    def load(self, url: str) -> None:
+        """Navigate to ``url`` and return once its DOM is there."""
 
     @abstractmethod
     def call(self, function: str, *args: Any) -> Any:
@@ -109,6 +116,14 @@ class Driver(ABC):
     def close(self) -> None: ...
 
     # -- built on the above
+
+    def open(self, url: str) -> None:
+        """Load ``url`` as a fresh document, even when only its hash differs from the page's
+        (a navigation that would otherwise stay in the same document)."""
+        here = self.call("() => location.href") or ""
+        if here.split("#")[0] == url.split("#")[0]:
+            self.load("about:blank")
+        self.load(url)
 
     def reload(self) -> None:
         self.open(self.call("() => location.href"))
@@ -155,7 +170,7 @@ class Driver(ABC):
 
     def errors(self) -> list[str]:
         """Everything that went wrong in the page since the last ``reset``."""
-        seen: list[str] = self.call("() => globalThis.__engineErrors || []")
+        seen: list[str] = self.call("() => globalThis.__smokeErrors || []")
         return [*self.engine_errors(), *[e for e in seen if e.startswith(self.page_kinds)]]
 
 
@@ -175,7 +190,7 @@ class FirefoxDriver(Driver):
         self.bidi.send("session.subscribe", {"events": ["log.entryAdded", "network"]})
         self.bidi.send("script.addPreloadScript", {"functionDeclaration": WATCH_SCRIPT})
 
-    def open(self, url: str) -> None:
+    def load(self, url: str) -> None:
         self.bidi.send(
             "browsingContext.navigate",
             {"context": self.context, "url": url, "wait": "interactive"},
@@ -287,11 +302,19 @@ class WebKitDriver(Driver):
 
         self.xvfb = Xvfb()
         self.tmp = Path(tempfile.mkdtemp(prefix="webkit-"))
+        # MiniBrowser's tool bar would keep its window 447 px wide or more: let its parts
+        # shrink, so that the page can be as narrow as a small phone
+        gtk = self.tmp / ".config" / "gtk-3.0"
+        gtk.mkdir(parents=True)
+        (gtk / "gtk.css").write_text(GTK_CSS)
         options = Options()
         options.binary_location = MINIBROWSER
         options.add_argument("--automation")
-        # get() returns at DOMContentLoaded: the tests wait for data-app="ready" themselves
-        options.page_load_strategy = "eager"
+        # "none": no command waits for a navigation to end. With "normal" or "eager",
+        # WebKitWebDriver now and then never answers a get() or a script run just after one
+        # (the game's start changes the address with history.replaceState): open() waits
+        # for the new document itself
+        options.page_load_strategy = "none"
         options.set_capability(
             "proxy",
             {
@@ -318,16 +341,30 @@ class WebKitDriver(Driver):
     def _watch(self) -> None:
         self.driver.execute_script(f"({WATCH_SCRIPT})()")
 
-    def open(self, url: str) -> None:
+    def load(self, url: str) -> None:
         self.seen += self._resources()
-        # get() waits for the load event; the page's DOM (and so the watch) is there before
+        self.call("() => { window.__smokeOld = true; }")
         self.driver.get(url)
-        self._watch()
+        self._arrived()
 
     def reload(self) -> None:
         self.seen += self._resources()
+        self.call("() => { window.__smokeOld = true; }")
         self.driver.refresh()
-        self._watch()
+        self._arrived()
+
+    def _arrived(self, timeout: float = 60.0) -> None:
+        """Wait until the new document (not the old one, marked) has its DOM; then watch it."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                if self.call("() => !window.__smokeOld && document.readyState !== 'loading'"):
+                    self._watch()
+                    return
+            except WebDriverException:
+                pass  # the document is going away or not there yet
+            time.sleep(0.05)
+        raise AssertionError(f"webkit: the page did not load in {timeout} s")
 
     def call(self, function: str, *args: Any) -> Any:
         script = (
@@ -367,15 +404,22 @@ class WebKitDriver(Driver):
 
     def set_viewport(self, width: int, height: int) -> None:
         # the window's size less the viewport's is MiniBrowser's chrome: size the window so
-        # that what is left for the page is width x height
+        # that what is left for the page is width x height. The window takes a moment to
+        # change size, so the viewport is read again until it has.
+        inner: list[int] = []
         for _ in range(3):
+            size = self.driver.get_window_size()
             inner = self.driver.execute_script("return [innerWidth, innerHeight]")
             if inner == [width, height]:
                 return
-            size = self.driver.get_window_size()
-            self.driver.set_window_size(
-                width + size["width"] - inner[0], height + size["height"] - inner[1]
-            )
+            target = (width + size["width"] - inner[0], height + size["height"] - inner[1])
+            self.driver.set_window_size(*target)
+            deadline = time.monotonic() + 3
+            while time.monotonic() < deadline:
+                if self.driver.get_window_size() == {"width": target[0], "height": target[1]}:
+                    time.sleep(0.2)  # the page's own resize comes after the window's
+                    break
+                time.sleep(0.05)
         raise AssertionError(f"webkit: cannot make the viewport {width}x{height}: {inner}")
 
     def screenshot(self, path: Path) -> None:

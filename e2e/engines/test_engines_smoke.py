@@ -79,9 +79,11 @@ def driver(request: pytest.FixtureRequest) -> Iterator[Driver]:
             pytest.fail(reason, pytrace=False)
         pytest.skip(reason)
     d: Driver = FirefoxDriver() if request.param == "firefox" else WebKitDriver()
-    d.set_viewport(*DESKTOP)
-    yield d
-    d.close()
+    try:
+        d.set_viewport(*DESKTOP)
+        yield d
+    finally:
+        d.close()
 
 
 @pytest.fixture
