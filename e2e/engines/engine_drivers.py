@@ -12,8 +12,10 @@ import base64
 import json
 import os
 import shutil
+import socketserver
 import subprocess
 import tempfile
+import threading
 import time
 import warnings
 from abc import ABC, abstractmethod
@@ -284,13 +286,45 @@ class Xvfb:
         self.process.wait(timeout=10)
 
 
+class RefusingProxy(socketserver.ThreadingTCPServer):
+    """An HTTP proxy on 127.0.0.1 that refuses every request and records what was asked
+    (``asked``, as URLs): the browser's way off the machine, where nothing gets through."""
+
+    daemon_threads = True
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+        super().__init__(("127.0.0.1", 0), RefusingProxy.Handler)
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+
+    class Handler(socketserver.StreamRequestHandler):
+        def handle(self) -> None:
+            assert isinstance(self.server, RefusingProxy)
+            words = self.rfile.readline(8192).decode("latin-1").split()
+            if len(words) >= 2:
+                method, target = words[0], words[1]
+                self.server.asked.append(f"https://{target}/" if method == "CONNECT" else target)
+            self.wfile.write(
+                b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            )
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.server_address[1]}"
+
+    def close(self) -> None:
+        self.shutdown()
+        self.server_close()
+
+
 class WebKitDriver(Driver):
     """WebKitGTK's MiniBrowser through WebKitWebDriver (classic WebDriver, via Selenium).
 
     Classic WebDriver has neither console nor network events: errors are those that
     WATCH_SCRIPT records once a page is open (installed right after each navigation, so an
     error in the first scripts is seen only as a failed start), and requests are the page's
-    Resource Timing entries. Every request but those for 127.0.0.1 goes to a dead proxy."""
+    Resource Timing entries plus what reached RefusingProxy: every request but those for
+    127.0.0.1 and localhost goes there and is refused."""
 
     name = "webkit"
     page_kinds = ("console error", "uncaught error", "unhandled rejection", "CSP violation")
@@ -301,6 +335,7 @@ class WebKitDriver(Driver):
         from selenium.webdriver.webkitgtk.service import Service
 
         self.xvfb = Xvfb()
+        self.proxy = RefusingProxy()
         self.tmp = Path(tempfile.mkdtemp(prefix="webkit-"))
         # MiniBrowser's tool bar would keep its window 447 px wide or more: let its parts
         # shrink, so that the page can be as narrow as a small phone
@@ -319,8 +354,8 @@ class WebKitDriver(Driver):
             "proxy",
             {
                 "proxyType": "manual",
-                "httpProxy": "127.0.0.1:9",
-                "sslProxy": "127.0.0.1:9",
+                "httpProxy": self.proxy.address,
+                "sslProxy": self.proxy.address,
                 "noProxy": ["127.0.0.1", "localhost"],
             },
         )
@@ -334,6 +369,7 @@ class WebKitDriver(Driver):
                 self.driver = webdriver.WebKitGTK(options=options, service=service)
         except BaseException:
             self.xvfb.close()
+            self.proxy.close()
             raise
         self.driver.set_script_timeout(120)
         self.seen: list[str] = []
@@ -436,10 +472,11 @@ class WebKitDriver(Driver):
         return urls
 
     def requested(self) -> list[str]:
-        return [*self.seen, *self._resources()]
+        return [*self.seen, *self._resources(), *self.proxy.asked]
 
     def reset(self) -> None:
         self.seen.clear()
+        self.proxy.asked.clear()
         self.call("() => performance.clearResourceTimings()")
         self.call(CLEAR_PAGE)
 
@@ -448,4 +485,5 @@ class WebKitDriver(Driver):
             self.driver.quit()
         finally:
             self.xvfb.close()
+            self.proxy.close()
             shutil.rmtree(self.tmp, ignore_errors=True)
