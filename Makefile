@@ -34,12 +34,13 @@ VENV_DEV := $(VENV)/.stamp-dev-$(PYPROJECT_HASH)
 VENV_SITE := $(VENV)/.stamp-site-$(PYPROJECT_HASH)
 NODE_STAMP := node_modules/.stamp-npm-ci
 
-.PHONY: help play check test site serve lint format typecheck unit e2e bench browser venv dev npm clean
+.PHONY: help play check test site serve lint format typecheck unit e2e engines engine-browsers bench browser venv dev npm clean
 
 help:
 	@echo "make play    build the site and serve it on http://127.0.0.1:$(PORT)/ (PORT=... to change)"
 	@echo "make check   quick loop: lint, mypy, pytest tests/ -m 'not slow', the e2e files of the change or a smoke subset"
 	@echo "make test    ruff format --check, ruff check, mypy, pytest tests/, pytest e2e/"
+	@echo "make engines the smoke suite in Firefox ESR and WebKitGTK (e2e/engines/, docs/browsers.md)"
 	@echo "make bench   run the benchmarks in bench/"
 	@echo "make site    build _site/ only;  make clean  remove .venv node_modules _site"
 
@@ -86,6 +87,20 @@ browser: $(VENV_DEV)
 	  $(VPY) -m playwright install chromium; \
 	fi
 
+# Firefox ESR and WebKitGTK for e2e/engines/: Debian's packages, installed when we are root on
+# Debian; elsewhere the suite says which binary it misses (docs/browsers.md).
+ENGINE_BINARIES := /usr/bin/firefox-esr /usr/bin/WebKitWebDriver /usr/bin/Xvfb
+engine-browsers:
+	@missing=""; for b in $(ENGINE_BINARIES); do [ -x "$$b" ] || missing="$$missing $$b"; done; \
+	if [ -z "$$missing" ]; then \
+	  echo "engine browsers: firefox-esr, WebKitWebDriver, Xvfb"; \
+	elif [ "$$(id -u)" = 0 ] && grep -qx 'ID=debian' /etc/os-release 2>/dev/null; then \
+	  echo "engine browsers: installing Debian's firefox-esr webkit2gtk-driver xvfb"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq firefox-esr webkit2gtk-driver xvfb >/dev/null; \
+	else \
+	  echo "engine browsers: missing$$missing (Debian: apt-get install firefox-esr webkit2gtk-driver xvfb)"; \
+	fi
+
 # ----------------------------------------------------------------------------- build and play
 
 site: $(VENV_SITE) $(NODE_STAMP)
@@ -110,7 +125,8 @@ lint: $(VENV_DEV)
 	$(VENV)/bin/ruff check .
 
 typecheck: $(VENV_DEV)
-	MYPYPATH=py:tools:e2e $(VENV)/bin/mypy -p solitaire $(TOOL_MODULES) -m conftest -m harness -m test_harness
+	MYPYPATH=py:tools:e2e:e2e/engines $(VENV)/bin/mypy -p solitaire $(TOOL_MODULES) -m conftest -m harness -m test_harness \
+	  -m engine_bidi -m engine_drivers -m engine_page -m test_engines_smoke
 
 # pytest exit code 5 means "no test collected": for us that is a failure, never a pass.
 define run_pytest
@@ -123,15 +139,22 @@ unit: $(VENV_DEV)
 	$(call run_pytest,tests,$(UNIT_ARGS))
 
 # make test builds _site/ first; the e2e tests serve exactly that build (SOLITAIRE_SITE).
-e2e: $(VENV_DEV) browser site
+e2e: $(VENV_DEV) browser engine-browsers site
 	SOLITAIRE_SITE=_site $(MAKE) _e2e
 
 _e2e:
 	$(call run_pytest,e2e,$(E2E_ARGS))
 
+# The smoke suite in Firefox ESR and WebKitGTK alone; here a missing browser fails the run.
+engines: $(VENV_DEV) engine-browsers site
+	SOLITAIRE_SITE=_site SOLITAIRE_ENGINES_REQUIRED=1 $(MAKE) _engines
+
+_engines:
+	$(call run_pytest,e2e/engines,-p no:xdist $(E2E_ARGS))
+
 # Every step runs even when an earlier one failed, so one run reports every problem; the
 # exit status is non-zero when any step failed.
-test: $(VENV_DEV) $(NODE_STAMP) browser
+test: $(VENV_DEV) $(NODE_STAMP) browser engine-browsers
 	@start=$$(date +%s); failed=""; \
 	for step in site lint typecheck unit; do \
 	  $(MAKE) $$step || failed="$$failed $$step"; \
